@@ -1,0 +1,370 @@
+//! Attack and movement patterns: leapers as constant tables, sliders by
+//! magic bitboards, and the diagonal geometry the Legion moves on.
+
+use std::sync::LazyLock;
+
+use crate::magics::{BISHOP_MAGICS, ROOK_MAGICS};
+use crate::{Bitboard, Square};
+
+/// The four diagonal directions as (file step, rank step), indexed so that
+/// `3 - d` is the opposite of `d`.
+pub const DIAGONALS: [(i32, i32); 4] = [(1, 1), (-1, 1), (1, -1), (-1, -1)];
+
+/// The direction opposite to diagonal `d`.
+#[inline]
+pub const fn opposite(d: usize) -> usize {
+    3 - d
+}
+
+const fn leaper_table(steps: &[(i32, i32)]) -> [Bitboard; 64] {
+    let mut table = [Bitboard::EMPTY; 64];
+    let mut sq = 0;
+    while sq < 64 {
+        let (f, r) = ((sq % 8) as i32, (sq / 8) as i32);
+        let mut bits = 0u64;
+        let mut i = 0;
+        while i < steps.len() {
+            let (nf, nr) = (f + steps[i].0, r + steps[i].1);
+            if nf >= 0 && nf < 8 && nr >= 0 && nr < 8 {
+                bits |= 1 << (nr * 8 + nf);
+            }
+            i += 1;
+        }
+        table[sq] = Bitboard(bits);
+        sq += 1;
+    }
+    table
+}
+
+static KNIGHT: [Bitboard; 64] = leaper_table(&[
+    (1, 2),
+    (2, 1),
+    (2, -1),
+    (1, -2),
+    (-1, -2),
+    (-2, -1),
+    (-2, 1),
+    (-1, 2),
+]);
+
+static KING: [Bitboard; 64] = leaper_table(&[
+    (1, 0),
+    (1, 1),
+    (0, 1),
+    (-1, 1),
+    (-1, 0),
+    (-1, -1),
+    (0, -1),
+    (1, -1),
+]);
+
+/// For each diagonal direction and square, the whole ray to the edge.
+static DIAGONAL_RAYS: [[Bitboard; 64]; 4] = {
+    let mut rays = [[Bitboard::EMPTY; 64]; 4];
+    let mut d = 0;
+    while d < 4 {
+        let mut sq = 0;
+        while sq < 64 {
+            let (mut f, mut r) = ((sq % 8) as i32, (sq / 8) as i32);
+            let mut bits = 0u64;
+            loop {
+                f += DIAGONALS[d].0;
+                r += DIAGONALS[d].1;
+                if f < 0 || f >= 8 || r < 0 || r >= 8 {
+                    break;
+                }
+                bits |= 1 << (r * 8 + f);
+            }
+            rays[d][sq] = Bitboard(bits);
+            sq += 1;
+        }
+        d += 1;
+    }
+    rays
+};
+
+/// For each diagonal direction and square, the neighbouring square (64 = none).
+static DIAGONAL_STEP: [[u8; 64]; 4] = {
+    let mut steps = [[64u8; 64]; 4];
+    let mut d = 0;
+    while d < 4 {
+        let mut sq = 0;
+        while sq < 64 {
+            let f = (sq % 8) as i32 + DIAGONALS[d].0;
+            let r = (sq / 8) as i32 + DIAGONALS[d].1;
+            if f >= 0 && f < 8 && r >= 0 && r < 8 {
+                steps[d][sq] = (r * 8 + f) as u8;
+            }
+            sq += 1;
+        }
+        d += 1;
+    }
+    steps
+};
+
+#[inline]
+pub fn knight_attacks(sq: Square) -> Bitboard {
+    KNIGHT[sq.index()]
+}
+
+#[inline]
+pub fn king_attacks(sq: Square) -> Bitboard {
+    KING[sq.index()]
+}
+
+/// All squares along diagonal `d` from `sq` to the edge, `sq` excluded.
+#[inline]
+pub fn diagonal_ray(d: usize, sq: Square) -> Bitboard {
+    DIAGONAL_RAYS[d][sq.index()]
+}
+
+/// The neighbour of `sq` along diagonal `d`.
+#[inline]
+pub fn diagonal_step(d: usize, sq: Square) -> Option<Square> {
+    let s = DIAGONAL_STEP[d][sq.index()];
+    if s < 64 { Some(Square::new(s)) } else { None }
+}
+
+/// One step along diagonal `d` for every square of a set.
+#[inline]
+pub fn shift_diagonal(d: usize, b: Bitboard) -> Bitboard {
+    match d {
+        0 => b.north_east(),
+        1 => b.north_west(),
+        2 => b.south_east(),
+        _ => b.south_west(),
+    }
+}
+
+pub(crate) struct Magic {
+    pub mask: u64,
+    pub magic: u64,
+    pub shift: u32,
+    pub offset: u32,
+}
+
+struct Tables {
+    rook: Vec<Magic>,
+    bishop: Vec<Magic>,
+    sliding: Vec<Bitboard>,
+    between: Vec<Bitboard>,
+    line: Vec<Bitboard>,
+}
+
+static TABLES: LazyLock<Tables> = LazyLock::new(build_tables);
+
+const ROOK_DIRS: [(i32, i32); 4] = [(1, 0), (0, 1), (-1, 0), (0, -1)];
+
+/// Slow reference attacks: walk each ray until the first blocker.
+pub(crate) fn slide_slow(sq: Square, occupied: u64, dirs: &[(i32, i32)]) -> u64 {
+    let mut bits = 0;
+    for &(df, dr) in dirs {
+        let mut cur = sq;
+        while let Some(next) = cur.offset(df, dr) {
+            bits |= 1 << next.index();
+            if occupied & (1 << next.index()) != 0 {
+                break;
+            }
+            cur = next;
+        }
+    }
+    bits
+}
+
+/// The occupancy bits that matter for a slider on `sq`: its rays without
+/// the last square of each (a blocker there changes nothing).
+pub(crate) fn relevant_mask(sq: Square, dirs: &[(i32, i32)]) -> u64 {
+    let mut bits = 0;
+    for &(df, dr) in dirs {
+        let mut cur = sq;
+        while let Some(next) = cur.offset(df, dr) {
+            if next.offset(df, dr).is_none() {
+                break;
+            }
+            bits |= 1 << next.index();
+            cur = next;
+        }
+    }
+    bits
+}
+
+fn build_tables() -> Tables {
+    let mut sliding = Vec::new();
+    let mut fill = |magics: &[u64; 64], dirs: &[(i32, i32)]| -> Vec<Magic> {
+        let mut out = Vec::with_capacity(64);
+        for sq in Square::all() {
+            let mask = relevant_mask(sq, dirs);
+            let bits = mask.count_ones();
+            let offset = sliding.len();
+            sliding.resize(offset + (1 << bits), Bitboard::EMPTY);
+            let magic = magics[sq.index()];
+            let shift = 64 - bits;
+            // Enumerate every subset of the mask (Carry-Rippler).
+            let mut subset = 0u64;
+            loop {
+                let idx = (subset.wrapping_mul(magic) >> shift) as usize;
+                sliding[offset + idx] = Bitboard(slide_slow(sq, subset, dirs));
+                subset = subset.wrapping_sub(mask) & mask;
+                if subset == 0 {
+                    break;
+                }
+            }
+            out.push(Magic {
+                mask,
+                magic,
+                shift,
+                offset: offset as u32,
+            });
+        }
+        out
+    };
+    let rook = fill(&ROOK_MAGICS, &ROOK_DIRS);
+    let bishop = fill(&BISHOP_MAGICS, &DIAGONALS);
+
+    let mut between = vec![Bitboard::EMPTY; 64 * 64];
+    let mut line = vec![Bitboard::EMPTY; 64 * 64];
+    for a in Square::all() {
+        for (dirs, _) in [(&ROOK_DIRS, 0), (&DIAGONALS, 1)] {
+            for &(df, dr) in dirs.iter() {
+                let full = slide_slow(a, 0, &[(df, dr)]) | slide_slow(a, 0, &[(-df, -dr)]);
+                let mut cur = a;
+                let mut acc = 0u64;
+                while let Some(next) = cur.offset(df, dr) {
+                    between[a.index() * 64 + next.index()] = Bitboard(acc);
+                    line[a.index() * 64 + next.index()] = Bitboard(full | 1 << a.index());
+                    acc |= 1 << next.index();
+                    cur = next;
+                }
+            }
+        }
+    }
+    Tables {
+        rook,
+        bishop,
+        sliding,
+        between,
+        line,
+    }
+}
+
+#[inline]
+fn magic_lookup(t: &Tables, m: &Magic, occupied: Bitboard) -> Bitboard {
+    let idx = ((occupied.0 & m.mask).wrapping_mul(m.magic) >> m.shift) as usize;
+    // SAFETY-free: the index is < 2^(64-shift) by construction, so a bounds
+    // check here can never fail; it stays for simplicity.
+    t.sliding[m.offset as usize + idx]
+}
+
+#[inline]
+pub fn rook_attacks(sq: Square, occupied: Bitboard) -> Bitboard {
+    let t = &*TABLES;
+    magic_lookup(t, &t.rook[sq.index()], occupied)
+}
+
+#[inline]
+pub fn bishop_attacks(sq: Square, occupied: Bitboard) -> Bitboard {
+    let t = &*TABLES;
+    magic_lookup(t, &t.bishop[sq.index()], occupied)
+}
+
+#[inline]
+pub fn queen_attacks(sq: Square, occupied: Bitboard) -> Bitboard {
+    rook_attacks(sq, occupied) | bishop_attacks(sq, occupied)
+}
+
+/// Squares strictly between `a` and `b` on a common line, else empty.
+#[inline]
+pub fn between(a: Square, b: Square) -> Bitboard {
+    TABLES.between[a.index() * 64 + b.index()]
+}
+
+/// The whole line through `a` and `b` (edge to edge), else empty.
+#[inline]
+pub fn line(a: Square, b: Square) -> Bitboard {
+    TABLES.line[a.index() * 64 + b.index()]
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn sq(s: &str) -> Square {
+        s.parse().unwrap()
+    }
+
+    fn squares(list: &str) -> Bitboard {
+        list.split_whitespace().map(sq).collect()
+    }
+
+    #[test]
+    fn leapers() {
+        assert_eq!(knight_attacks(sq("g1")), squares("e2 f3 h3"));
+        assert_eq!(knight_attacks(sq("d4")).count(), 8);
+        assert_eq!(king_attacks(sq("a1")), squares("a2 b1 b2"));
+        assert_eq!(king_attacks(sq("e4")).count(), 8);
+    }
+
+    #[test]
+    fn magics_agree_with_ray_walking_on_every_subset() {
+        // Every occupancy subset of every square must map to the right set.
+        for s in Square::all() {
+            for (dirs, f) in [
+                (
+                    &ROOK_DIRS[..],
+                    rook_attacks as fn(Square, Bitboard) -> Bitboard,
+                ),
+                (&DIAGONALS[..], bishop_attacks),
+            ] {
+                let mask = relevant_mask(s, dirs);
+                let mut subset = 0u64;
+                loop {
+                    // Noise outside the mask must not matter.
+                    let occ = subset | (!mask & 0x1234_5678_9ABC_DEF0);
+                    assert_eq!(f(s, Bitboard(occ)).0, slide_slow(s, occ, dirs), "{s}");
+                    subset = subset.wrapping_sub(mask) & mask;
+                    if subset == 0 {
+                        break;
+                    }
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn sliders_stop_at_blockers() {
+        let occ = squares("e1 d2 b5");
+        assert_eq!(bishop_attacks(sq("f1"), occ), squares("e2 d3 c4 b5 g2 h3"));
+        assert_eq!(
+            rook_attacks(sq("a1"), squares("a3 c1")),
+            squares("a2 a3 b1 c1")
+        );
+    }
+
+    #[test]
+    fn between_and_line() {
+        assert_eq!(between(sq("a1"), sq("d4")), squares("b2 c3"));
+        assert_eq!(between(sq("e1"), sq("e4")), squares("e2 e3"));
+        assert_eq!(between(sq("a1"), sq("b3")), Bitboard::EMPTY);
+        assert_eq!(between(sq("a1"), sq("b2")), Bitboard::EMPTY);
+        assert_eq!(line(sq("c3"), sq("e5")), squares("a1 b2 c3 d4 e5 f6 g7 h8"));
+        assert_eq!(line(sq("a1"), sq("b3")), Bitboard::EMPTY);
+    }
+
+    #[test]
+    fn diagonal_geometry() {
+        for d in 0..4 {
+            for s in Square::all() {
+                let step = diagonal_step(d, s);
+                assert_eq!(
+                    step.map(Bitboard::from).unwrap_or_default(),
+                    shift_diagonal(d, Bitboard::from(s))
+                );
+                if let Some(n) = step {
+                    assert_eq!(diagonal_step(opposite(d), n), Some(s));
+                    assert!(diagonal_ray(d, s).contains(n));
+                }
+            }
+        }
+        assert_eq!(diagonal_ray(0, sq("c3")), squares("d4 e5 f6 g7 h8"));
+    }
+}

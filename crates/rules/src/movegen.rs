@@ -1,0 +1,337 @@
+//! Legal move generation (RULES Parts II–V).
+//!
+//! Order of obligation (4.2): in check, any legal move that ends the check
+//! (no capture obligation); otherwise a legal Legion capture if there is
+//! one; otherwise any legal move. Legality (3.3) is decided without playing
+//! the move for chess pieces, Legion steps and castling (check masks and
+//! pins, extended to Legion jump threats); capture series, which remove
+//! several pieces, are played on a copy of the board and tested.
+
+use crate::attacks::{
+    between, bishop_attacks, diagonal_ray, diagonal_step, king_attacks, knight_attacks, opposite,
+    rook_attacks,
+};
+use crate::capture;
+use crate::castling::{self, CastlingSide};
+use crate::{Bitboard, Board, Color, Move, MoveList, Occupant, Piece, Position, Role, Square};
+
+/// What the side to move must respect to keep its King out of check.
+struct Safety {
+    king: Square,
+    /// Non-King moves must land on one of these (all squares if not in check).
+    check_mask: Bitboard,
+    in_check: bool,
+    /// Pieces whose moves are restricted; see `pins`.
+    pinned: Bitboard,
+    pins: [(Square, Bitboard); 16],
+    pin_count: usize,
+}
+
+impl Safety {
+    #[inline]
+    fn pin(&mut self, sq: Square, allowed: Bitboard) {
+        if self.pin_count < self.pins.len() {
+            self.pins[self.pin_count] = (sq, allowed);
+            self.pin_count += 1;
+            self.pinned |= Bitboard::from(sq);
+        }
+    }
+
+    /// Where the piece on `sq` may go without exposing its King.
+    #[inline]
+    fn allowed(&self, sq: Square) -> Bitboard {
+        let mut mask = self.check_mask;
+        if self.pinned.contains(sq) {
+            for &(s, a) in &self.pins[..self.pin_count] {
+                if s == sq {
+                    mask &= a;
+                }
+            }
+        }
+        mask
+    }
+}
+
+#[inline]
+fn nearest(set: Bitboard, d: usize) -> Option<Square> {
+    if d < 2 { set.first() } else { set.last() }
+}
+
+/// Checks and pins against the King of `us` on `k`.
+fn safety(board: &Board, us: Color, k: Square) -> Safety {
+    let them = !us;
+    let occ = board.occupied();
+    let ours = board.by_color(us);
+    let mut s = Safety {
+        king: k,
+        check_mask: Bitboard::FULL,
+        in_check: false,
+        pinned: Bitboard::EMPTY,
+        pins: [(k, Bitboard::EMPTY); 16],
+        pin_count: 0,
+    };
+
+    // 3.2 (a): chess checks. Block or capture each one.
+    for c in board.chess_attackers(k, them, occ) {
+        s.in_check = true;
+        s.check_mask &= between(k, c).with(c);
+    }
+
+    // Chess pins: one of ours alone between the King and an enemy slider.
+    let enemy = board.by_color(them);
+    let snipers = ((rook_attacks(k, Bitboard::EMPTY) & board.rook_like())
+        | (bishop_attacks(k, Bitboard::EMPTY) & board.bishop_like()))
+        & enemy;
+    for sniper in snipers {
+        let blockers = between(k, sniper) & occ;
+        if let Some(b) = blockers.single()
+            && ours.contains(b)
+        {
+            s.pin(b, between(k, sniper).with(sniper));
+        }
+    }
+
+    // 3.2 (b): Legion jump threats, and what holds them off.
+    let men = board.pieces(them, Role::Man);
+    let tamas = board.pieces(them, Role::Tama);
+    if (men | tamas).any() && k.is_dark() && !Bitboard::EDGE.contains(k) {
+        for d in 0..4 {
+            let (Some(adjacent), Some(beyond)) =
+                (diagonal_step(d, k), diagonal_step(opposite(d), k))
+            else {
+                continue;
+            };
+            let ray = diagonal_ray(d, k);
+            let Some(first) = nearest(ray & occ, d) else {
+                continue;
+            };
+            if (first == adjacent && men.contains(first)) || tamas.contains(first) {
+                // A jumper in place: the square beyond decides.
+                let attack_line = between(k, first).with(first);
+                if !occ.contains(beyond) {
+                    s.in_check = true;
+                    s.check_mask &= attack_line.with(beyond);
+                } else if ours.contains(beyond) {
+                    // Our piece beyond the King must stay, or block the line.
+                    s.pin(beyond, attack_line);
+                }
+            } else if ours.contains(first) && !occ.contains(beyond) {
+                // One of ours shields the King from a Tama further along.
+                if let Some(second) = nearest(diagonal_ray(d, first) & occ, d)
+                    && tamas.contains(second)
+                {
+                    s.pin(first, between(k, second).with(second));
+                }
+            }
+        }
+    }
+    s
+}
+
+/// Whether the King of `us` moving from `from` to `to` would be in check.
+#[inline]
+fn king_square_attacked(board: &Board, us: Color, from: Square, to: Square) -> bool {
+    let occ = board.occupied().without(from);
+    board.attackers(to, !us, occ).any()
+}
+
+/// Whether the series `m` leaves the King of `us` out of check (3.3).
+fn series_is_safe(board: &Board, us: Color, king: Square, m: Move) -> bool {
+    let mut b = *board;
+    let Some(mut mover) = b.take(m.from()) else {
+        return false;
+    };
+    for sq in m.captured() {
+        if let Some(Occupant {
+            prisoner: Some(role),
+            ..
+        }) = b.take(sq)
+        {
+            b.put(sq, Occupant::piece(Piece::new(us, role)));
+        }
+    }
+    if m.crowns() {
+        mover.piece.role = Role::Tama;
+    }
+    b.put(m.to(), mover);
+    b.attackers(king, !us, b.occupied()).is_empty()
+}
+
+/// Appends the legal Legion capture series; returns how many.
+fn legal_series(pos: &Position, king: Option<Square>, out: &mut MoveList) -> usize {
+    let start = out.len();
+    capture::series(&pos.board, pos.turn, out);
+    if let Some(k) = king {
+        let mut i = start;
+        while i < out.len() {
+            if series_is_safe(&pos.board, pos.turn, k, out[i]) {
+                i += 1;
+            } else {
+                out.swap_remove(i);
+            }
+        }
+    }
+    out.len() - start
+}
+
+/// All legal moves of the side to move, appended to `out`.
+pub(crate) fn legal_moves(pos: &Position, out: &mut MoveList) {
+    let board = &pos.board;
+    let us = pos.turn;
+    let king = board.king(us);
+    let safety = king.map(|k| safety(board, us, k));
+    let in_check = safety.as_ref().is_some_and(|s| s.in_check);
+
+    // 4.2.2: a legal Legion capture, when not in check, is compulsory.
+    let captures = legal_series(pos, king, out);
+    if captures > 0 && !in_check {
+        return;
+    }
+    match &safety {
+        Some(s) => quiet_and_chess_moves(pos, s, out),
+        None => unrestricted_moves(pos, out),
+    }
+}
+
+/// Whether the side to move has any legal move (for 5.1 and 5.2).
+pub(crate) fn has_legal_move(pos: &Position) -> bool {
+    let mut list = MoveList::new();
+    legal_moves(pos, &mut list);
+    !list.is_empty()
+}
+
+/// Targets a chess piece of `us` may move to, before King safety: empty
+/// squares and enemy pieces, never an enemy King (3.1, 4.1).
+#[inline]
+fn chess_targets(board: &Board, us: Color) -> Bitboard {
+    !board.by_color(us) & !board.by_role(Role::King)
+}
+
+#[inline]
+fn chess_attacks(role: Role, sq: Square, occ: Bitboard) -> Bitboard {
+    match role {
+        Role::Knight => knight_attacks(sq),
+        Role::Bishop => bishop_attacks(sq, occ),
+        Role::Rook => rook_attacks(sq, occ),
+        Role::Queen => bishop_attacks(sq, occ) | rook_attacks(sq, occ),
+        Role::King => king_attacks(sq),
+        _ => Bitboard::EMPTY,
+    }
+}
+
+#[inline]
+fn push_chess(board: &Board, from: Square, targets: Bitboard, out: &mut MoveList) {
+    let occ = board.occupied();
+    for to in targets {
+        let target = if occ.contains(to) {
+            Bitboard::from(to)
+        } else {
+            Bitboard::EMPTY
+        };
+        out.push(Move::chess(from, to, target));
+    }
+}
+
+/// Legion steps of `us` (2.4): men one square diagonally forward, Tamas
+/// any distance; a man reaching its far rank is crowned (2.5).
+#[inline]
+fn push_steps(
+    board: &Board,
+    us: Color,
+    from: Square,
+    role: Role,
+    allowed: Bitboard,
+    out: &mut MoveList,
+) {
+    let occ = board.occupied();
+    let targets = match role {
+        Role::Man => {
+            let forward = Bitboard::from(from);
+            let f = match us {
+                Color::White => forward.north_east() | forward.north_west(),
+                Color::Black => forward.south_east() | forward.south_west(),
+            };
+            f & !occ
+        }
+        _ => bishop_attacks(from, occ) & !occ,
+    } & allowed;
+    for to in targets {
+        let crowns = role == Role::Man && capture::is_far_rank(to, us);
+        out.push(Move::step(from, to, crowns));
+    }
+}
+
+fn quiet_and_chess_moves(pos: &Position, s: &Safety, out: &mut MoveList) {
+    let board = &pos.board;
+    let us = pos.turn;
+    let ours = board.by_color(us);
+    let occ = board.occupied();
+    let targets = chess_targets(board, us);
+
+    // King moves: the destination must not be attacked once the King has left.
+    let k = s.king;
+    for to in king_attacks(k) & targets {
+        if !king_square_attacked(board, us, k, to) {
+            push_chess(board, k, Bitboard::from(to), out);
+        }
+    }
+
+    // The other chess pieces and constructs.
+    for role in [Role::Queen, Role::Rook, Role::Bishop, Role::Knight] {
+        for from in board.by_role(role) & ours {
+            let to = chess_attacks(role, from, occ) & targets & s.allowed(from);
+            push_chess(board, from, to, out);
+        }
+    }
+
+    // The Legion's steps.
+    for role in [Role::Man, Role::Tama] {
+        for from in board.pieces(us, role) {
+            push_steps(board, us, from, role, s.allowed(from), out);
+        }
+    }
+
+    // Castling (2.2): not out of, through or into check.
+    if !s.in_check {
+        for side in CastlingSide::ALL {
+            if !pos.castling.has(us, side) {
+                continue;
+            }
+            let path = castling::path(us, side);
+            if path.king_from != k || (path.must_be_empty & occ).any() {
+                continue;
+            }
+            if !board.pieces(us, Role::Rook).contains(path.rook_from)
+                || board.constructs().contains(path.rook_from)
+            {
+                continue;
+            }
+            if path
+                .king_path
+                .into_iter()
+                .all(|sq| board.attackers(sq, !us, occ).is_empty())
+            {
+                out.push(Move::castle(path.king_from, path.king_to));
+            }
+        }
+    }
+}
+
+/// A side without a King (5.1) is never in check: every move is legal.
+fn unrestricted_moves(pos: &Position, out: &mut MoveList) {
+    let board = &pos.board;
+    let us = pos.turn;
+    let ours = board.by_color(us);
+    let occ = board.occupied();
+    let targets = chess_targets(board, us);
+    for role in [Role::Queen, Role::Rook, Role::Bishop, Role::Knight] {
+        for from in board.by_role(role) & ours {
+            push_chess(board, from, chess_attacks(role, from, occ) & targets, out);
+        }
+    }
+    for role in [Role::Man, Role::Tama] {
+        for from in board.pieces(us, role) {
+            push_steps(board, us, from, role, Bitboard::FULL, out);
+        }
+    }
+}

@@ -1,0 +1,59 @@
+//! Canonical moves (6.3): the squares a piece visits, written together:
+//! `g1f3`, `e1g1` (castling), `c3d4`, `c3e5c7` (a capture series). On input
+//! `-`, `x` and `:` may stand between squares, and any valid path of a
+//! series is accepted (4.5).
+
+use crate::capture;
+use crate::{Move, MoveKind, Position, Square};
+
+/// Why a move text does not name a legal move.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum MoveParseError {
+    #[error("6.3: '{0}' is not a move: write the squares the piece visits, like g1f3 or c3e5c7")]
+    Syntax(String),
+    #[error("6.4: '{0}' is not a move: write e.g. Nf3, Qxd7, O-O, c3-d4 or c3:e5:c7")]
+    HumanSyntax(String),
+    #[error("{0}")]
+    Illegal(String),
+    #[error("6.4: '{text}' is ambiguous: it could be {options}")]
+    Ambiguous { text: String, options: String },
+}
+
+/// The path of a capture series written by a program: the lexicographically
+/// smallest of its valid paths (4.5, 6.3).
+pub fn legion_path(pos: &Position, m: Move) -> Vec<Square> {
+    if m.kind() != MoveKind::Jump {
+        return vec![m.from(), m.to()];
+    }
+    let mut paths = capture::paths(&pos.board, pos.turn, m);
+    paths.sort_by_cached_key(|p| p.iter().map(|s| s.to_string()).collect::<String>());
+    paths
+        .into_iter()
+        .next()
+        .unwrap_or_else(|| vec![m.from(), m.to()])
+}
+
+/// The canonical form of a legal move (6.3).
+pub fn canonical(pos: &Position, m: Move) -> String {
+    legion_path(pos, m).iter().map(|s| s.to_string()).collect()
+}
+
+/// Splits `c3:e5-c7`, `c3xe5`, `c3e5c7` into squares; `None` if it is not
+/// a list of at least two squares.
+pub fn parse_squares(text: &str) -> Option<Vec<Square>> {
+    let bytes: Vec<u8> = text
+        .trim()
+        .bytes()
+        .filter(|b| !matches!(b, b'-' | b'x' | b':'))
+        .collect();
+    if bytes.len() < 4 || bytes.len() % 2 != 0 || text.trim().starts_with(['-', 'x', ':']) {
+        return None;
+    }
+    bytes.chunks(2).map(Square::from_ascii).collect()
+}
+
+/// Reads a canonical move and finds the legal move it names.
+pub fn parse_canonical(pos: &Position, text: &str) -> Result<Move, MoveParseError> {
+    let squares = parse_squares(text).ok_or_else(|| MoveParseError::Syntax(text.to_string()))?;
+    crate::explain::find_move(pos, &squares).map_err(|e| MoveParseError::Illegal(e.to_string()))
+}

@@ -1,0 +1,5 @@
+//! Move notation (RULES 6.3, 6.4).
+
+mod canonical;
+
+pub use canonical::{MoveParseError, canonical, legion_path, parse_canonical, parse_squares};
