@@ -102,6 +102,47 @@ static DIAGONAL_STEP: [[u8; 64]; 4] = {
     steps
 };
 
+/// Rook lines from each square on an empty board.
+static ROOK_RAYS: [Bitboard; 64] = slider_rays(&[(1, 0), (0, 1), (-1, 0), (0, -1)]);
+/// Bishop lines from each square on an empty board.
+static BISHOP_RAYS: [Bitboard; 64] = slider_rays(&DIAGONALS);
+
+const fn slider_rays(dirs: &[(i32, i32)]) -> [Bitboard; 64] {
+    let mut table = [Bitboard::EMPTY; 64];
+    let mut sq = 0;
+    while sq < 64 {
+        let mut bits = 0u64;
+        let mut i = 0;
+        while i < dirs.len() {
+            let (mut f, mut r) = ((sq % 8) as i32, (sq / 8) as i32);
+            loop {
+                f += dirs[i].0;
+                r += dirs[i].1;
+                if f < 0 || f >= 8 || r < 0 || r >= 8 {
+                    break;
+                }
+                bits |= 1 << (r * 8 + f);
+            }
+            i += 1;
+        }
+        table[sq] = Bitboard(bits);
+        sq += 1;
+    }
+    table
+}
+
+/// Rook moves from `sq` on an empty board.
+#[inline]
+pub fn rook_rays(sq: Square) -> Bitboard {
+    ROOK_RAYS[sq.index()]
+}
+
+/// Bishop moves from `sq` on an empty board.
+#[inline]
+pub fn bishop_rays(sq: Square) -> Bitboard {
+    BISHOP_RAYS[sq.index()]
+}
+
 #[inline]
 pub fn knight_attacks(sq: Square) -> Bitboard {
     KNIGHT[sq.index()]
@@ -338,6 +379,14 @@ mod tests {
             rook_attacks(sq("a1"), squares("a3 c1")),
             squares("a2 a3 b1 c1")
         );
+    }
+
+    #[test]
+    fn empty_board_rays() {
+        for s in Square::all() {
+            assert_eq!(rook_rays(s), rook_attacks(s, Bitboard::EMPTY));
+            assert_eq!(bishop_rays(s), bishop_attacks(s, Bitboard::EMPTY));
+        }
     }
 
     #[test]

@@ -166,6 +166,18 @@ impl Board {
         Some(occ)
     }
 
+    /// Removes `piece`, known to stand on `sq`; returns its prisoner, if any.
+    #[inline]
+    pub(crate) fn remove(&mut self, sq: Square, piece: Piece) -> Option<Role> {
+        let prisoner = self.prisoner_at(sq);
+        let b = Bitboard::from(sq);
+        self.colors[piece.color.index()] ^= b;
+        self.roles[piece.role.index()] ^= b;
+        self.prisoners &= !b;
+        self.prisoner_tamas &= !b;
+        prisoner
+    }
+
     /// The initial position of 1.6.
     pub fn initial() -> Board {
         let mut b = Board::empty();
@@ -240,6 +252,17 @@ impl Board {
             found |= near & attacks::diagonal_ray(d, sq) & tamas;
         }
         found
+    }
+
+    /// Whether `by` gives check to a King on `sq` (3.2), for King moves.
+    #[inline]
+    pub fn is_attacked(&self, sq: Square, by: Color, occ: Bitboard) -> bool {
+        let them = self.by_color(by);
+        (attacks::knight_attacks(sq) & self.by_role(Role::Knight) & them).any()
+            || (attacks::king_attacks(sq) & self.by_role(Role::King) & them).any()
+            || (attacks::bishop_attacks(sq, occ) & self.bishop_like() & them).any()
+            || (attacks::rook_attacks(sq, occ) & self.rook_like() & them).any()
+            || self.legion_attackers(sq, by, occ).any()
     }
 
     /// Everything of `by` that gives check to a King on `sq` (3.2).

@@ -26,6 +26,7 @@ pub(crate) fn is_far_rank(sq: Square, color: Color) -> bool {
 
 struct Search<'a> {
     color: Color,
+    role: Role,
     from: Square,
     /// Occupied squares: everything but the capturing piece.
     occ: Bitboard,
@@ -45,7 +46,8 @@ impl Search<'_> {
         {
             return;
         }
-        self.out.push(Move::jump(self.from, to, captured, crowned));
+        self.out
+            .push(Move::jump(self.role, self.from, to, captured, crowned));
     }
 
     /// Series of a man on `cur` that has jumped `captured` so far. Returns
@@ -140,6 +142,7 @@ pub(crate) fn series(board: &Board, color: Color, out: &mut MoveList) {
         let is_tama = tamas.contains(from);
         let mut s = Search {
             color,
+            role: if is_tama { Role::Tama } else { Role::Man },
             from,
             occ: occ.without(from),
             jumpable,

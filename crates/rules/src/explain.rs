@@ -613,9 +613,9 @@ fn pseudo_move(pos: &Position, mover: Placed, squares: &[Square]) -> Result<Move
             if target.occupant.piece.role == Role::King {
                 return Err(Illegal::KingCannotBeCaptured { target });
             }
-            return Ok(Move::chess(from, to, Bitboard::from(to)));
+            return Ok(Move::chess(role, from, to, Bitboard::from(to)));
         }
-        return Ok(Move::chess(from, to, Bitboard::EMPTY));
+        return Ok(Move::chess(role, from, to, Bitboard::EMPTY));
     }
 
     // A Legion piece.
@@ -636,9 +636,9 @@ fn pseudo_move(pos: &Position, mover: Placed, squares: &[Square]) -> Result<Move
             if !adjacent || !forward {
                 return Err(Illegal::ManTooFar { piece: mover, to });
             }
-            return Ok(Move::step(from, to, capture::is_far_rank(to, us)));
+            return Ok(Move::step(role, from, to, capture::is_far_rank(to, us)));
         }
-        return Ok(Move::step(from, to, false));
+        return Ok(Move::step(role, from, to, false));
     }
     if squares.len() == 2 && role == Role::Tama {
         // A slide through a piece is a jump attempt when exactly one enemy
@@ -667,8 +667,9 @@ fn check_series_end(pos: &Position, squares: &[Square], walk: Walk) -> Result<Mo
     let from = squares[0];
     let to = *squares.last().unwrap_or(&from);
     let us = pos.turn;
-    let crowns = pos.board.pieces(us, Role::Man).contains(from) && walk.tama;
-    let candidate = Move::jump(from, to, walk.captured, crowns);
+    let is_man = pos.board.pieces(us, Role::Man).contains(from);
+    let role = if is_man { Role::Man } else { Role::Tama };
+    let candidate = Move::jump(role, from, to, walk.captured, is_man && walk.tama);
     // Every complete series from this piece; is ours among them?
     let mut all = crate::MoveList::new();
     capture::series(&pos.board, us, &mut all);

@@ -7,9 +7,11 @@
 //! pins, extended to Legion jump threats); capture series, which remove
 //! several pieces, are played on a copy of the board and tested.
 
+use arrayvec::ArrayVec;
+
 use crate::attacks::{
-    between, bishop_attacks, diagonal_ray, diagonal_step, king_attacks, knight_attacks, opposite,
-    rook_attacks,
+    between, bishop_attacks, bishop_rays, diagonal_ray, diagonal_step, king_attacks,
+    knight_attacks, opposite, rook_attacks, rook_rays,
 };
 use crate::capture;
 use crate::castling::{self, CastlingSide};
@@ -23,16 +25,15 @@ struct Safety {
     in_check: bool,
     /// Pieces whose moves are restricted; see `pins`.
     pinned: Bitboard,
-    pins: [(Square, Bitboard); 16],
-    pin_count: usize,
+    /// At most one slider pin per line through the King (8) and one Legion
+    /// pin per diagonal (4).
+    pins: ArrayVec<(Square, Bitboard), 12>,
 }
 
 impl Safety {
     #[inline]
     fn pin(&mut self, sq: Square, allowed: Bitboard) {
-        if self.pin_count < self.pins.len() {
-            self.pins[self.pin_count] = (sq, allowed);
-            self.pin_count += 1;
+        if self.pins.try_push((sq, allowed)).is_ok() {
             self.pinned |= Bitboard::from(sq);
         }
     }
@@ -42,7 +43,7 @@ impl Safety {
     fn allowed(&self, sq: Square) -> Bitboard {
         let mut mask = self.check_mask;
         if self.pinned.contains(sq) {
-            for &(s, a) in &self.pins[..self.pin_count] {
+            for &(s, a) in &self.pins {
                 if s == sq {
                     mask &= a;
                 }
@@ -57,8 +58,9 @@ fn nearest(set: Bitboard, d: usize) -> Option<Square> {
     if d < 2 { set.first() } else { set.last() }
 }
 
-/// Checks and pins against the King of `us` on `k`.
-fn safety(board: &Board, us: Color, k: Square) -> Safety {
+/// Checks and pins against the King of `us` on `k`; `checkers` are the
+/// position's (3.2).
+fn safety(board: &Board, us: Color, k: Square, checkers: Bitboard) -> Safety {
     let them = !us;
     let occ = board.occupied();
     let ours = board.by_color(us);
@@ -67,21 +69,20 @@ fn safety(board: &Board, us: Color, k: Square) -> Safety {
         check_mask: Bitboard::FULL,
         in_check: false,
         pinned: Bitboard::EMPTY,
-        pins: [(k, Bitboard::EMPTY); 16],
-        pin_count: 0,
+        pins: ArrayVec::new(),
     };
 
     // 3.2 (a): chess checks. Block or capture each one.
-    for c in board.chess_attackers(k, them, occ) {
+    let legion = board.by_role(Role::Man) | board.by_role(Role::Tama);
+    for c in checkers & !legion {
         s.in_check = true;
         s.check_mask &= between(k, c).with(c);
     }
 
     // Chess pins: one of ours alone between the King and an enemy slider.
     let enemy = board.by_color(them);
-    let snipers = ((rook_attacks(k, Bitboard::EMPTY) & board.rook_like())
-        | (bishop_attacks(k, Bitboard::EMPTY) & board.bishop_like()))
-        & enemy;
+    let snipers =
+        ((rook_rays(k) & board.rook_like()) | (bishop_rays(k) & board.bishop_like())) & enemy;
     for sniper in snipers {
         let blockers = between(k, sniper) & occ;
         if let Some(b) = blockers.single()
@@ -131,8 +132,7 @@ fn safety(board: &Board, us: Color, k: Square) -> Safety {
 /// Whether the King of `us` moving from `from` to `to` would be in check.
 #[inline]
 fn king_square_attacked(board: &Board, us: Color, from: Square, to: Square) -> bool {
-    let occ = board.occupied().without(from);
-    board.attackers(to, !us, occ).any()
+    board.is_attacked(to, !us, board.occupied().without(from))
 }
 
 /// Whether the series `m` leaves the King of `us` out of check (3.3).
@@ -179,7 +179,7 @@ pub(crate) fn legal_moves(pos: &Position, out: &mut MoveList) {
     let board = &pos.board;
     let us = pos.turn;
     let king = board.king(us);
-    let safety = king.map(|k| safety(board, us, k));
+    let safety = king.map(|k| safety(board, us, k, pos.checkers));
     let in_check = safety.as_ref().is_some_and(|s| s.in_check);
 
     // 4.2.2: a legal Legion capture, when not in check, is compulsory.
@@ -220,15 +220,11 @@ fn chess_attacks(role: Role, sq: Square, occ: Bitboard) -> Bitboard {
 }
 
 #[inline]
-fn push_chess(board: &Board, from: Square, targets: Bitboard, out: &mut MoveList) {
+fn push_chess(board: &Board, role: Role, from: Square, targets: Bitboard, out: &mut MoveList) {
     let occ = board.occupied();
     for to in targets {
-        let target = if occ.contains(to) {
-            Bitboard::from(to)
-        } else {
-            Bitboard::EMPTY
-        };
-        out.push(Move::chess(from, to, target));
+        let target = Bitboard(occ.0 & (1 << to.index()));
+        out.push(Move::chess(role, from, to, target));
     }
 }
 
@@ -257,7 +253,7 @@ fn push_steps(
     } & allowed;
     for to in targets {
         let crowns = role == Role::Man && capture::is_far_rank(to, us);
-        out.push(Move::step(from, to, crowns));
+        out.push(Move::step(role, from, to, crowns));
     }
 }
 
@@ -272,16 +268,27 @@ fn quiet_and_chess_moves(pos: &Position, s: &Safety, out: &mut MoveList) {
     let k = s.king;
     for to in king_attacks(k) & targets {
         if !king_square_attacked(board, us, k, to) {
-            push_chess(board, k, Bitboard::from(to), out);
+            push_chess(board, Role::King, k, Bitboard::from(to), out);
         }
     }
 
     // The other chess pieces and constructs.
-    for role in [Role::Queen, Role::Rook, Role::Bishop, Role::Knight] {
-        for from in board.by_role(role) & ours {
-            let to = chess_attacks(role, from, occ) & targets & s.allowed(from);
-            push_chess(board, from, to, out);
-        }
+    for from in board.by_role(Role::Knight) & ours & !s.pinned {
+        // A pinned Knight can never stay on its line.
+        let to = knight_attacks(from) & targets & s.check_mask;
+        push_chess(board, Role::Knight, from, to, out);
+    }
+    for from in board.by_role(Role::Bishop) & ours {
+        let to = bishop_attacks(from, occ) & targets & s.allowed(from);
+        push_chess(board, Role::Bishop, from, to, out);
+    }
+    for from in board.by_role(Role::Rook) & ours {
+        let to = rook_attacks(from, occ) & targets & s.allowed(from);
+        push_chess(board, Role::Rook, from, to, out);
+    }
+    for from in board.by_role(Role::Queen) & ours {
+        let to = (rook_attacks(from, occ) | bishop_attacks(from, occ)) & targets & s.allowed(from);
+        push_chess(board, Role::Queen, from, to, out);
     }
 
     // The Legion's steps.
@@ -326,7 +333,13 @@ fn unrestricted_moves(pos: &Position, out: &mut MoveList) {
     let targets = chess_targets(board, us);
     for role in [Role::Queen, Role::Rook, Role::Bishop, Role::Knight] {
         for from in board.by_role(role) & ours {
-            push_chess(board, from, chess_attacks(role, from, occ) & targets, out);
+            push_chess(
+                board,
+                role,
+                from,
+                chess_attacks(role, from, occ) & targets,
+                out,
+            );
         }
     }
     for role in [Role::Man, Role::Tama] {

@@ -3,7 +3,7 @@
 use smallvec::SmallVec;
 
 use crate::castling::CastlingSide;
-use crate::{Bitboard, Square};
+use crate::{Bitboard, Role, Square};
 
 /// How a move changes the board.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -26,17 +26,21 @@ pub struct Move {
     from: Square,
     to: Square,
     kind: MoveKind,
+    /// The moving piece's role (for a construct, its Captor's), before any
+    /// crowning: it spares `play` a look-up.
+    role: Role,
     crowns: bool,
     captured: Bitboard,
 }
 
 impl Move {
     #[inline]
-    pub(crate) const fn chess(from: Square, to: Square, target: Bitboard) -> Move {
+    pub(crate) const fn chess(role: Role, from: Square, to: Square, target: Bitboard) -> Move {
         Move {
             from,
             to,
             kind: MoveKind::Chess,
+            role,
             crowns: false,
             captured: target,
         }
@@ -48,28 +52,37 @@ impl Move {
             from,
             to,
             kind: MoveKind::Castle,
+            role: Role::King,
             crowns: false,
             captured: Bitboard::EMPTY,
         }
     }
 
     #[inline]
-    pub(crate) const fn step(from: Square, to: Square, crowns: bool) -> Move {
+    pub(crate) const fn step(role: Role, from: Square, to: Square, crowns: bool) -> Move {
         Move {
             from,
             to,
             kind: MoveKind::Step,
+            role,
             crowns,
             captured: Bitboard::EMPTY,
         }
     }
 
     #[inline]
-    pub(crate) const fn jump(from: Square, to: Square, captured: Bitboard, crowns: bool) -> Move {
+    pub(crate) const fn jump(
+        role: Role,
+        from: Square,
+        to: Square,
+        captured: Bitboard,
+        crowns: bool,
+    ) -> Move {
         Move {
             from,
             to,
             kind: MoveKind::Jump,
+            role,
             crowns,
             captured,
         }
@@ -88,6 +101,13 @@ impl Move {
     #[inline]
     pub const fn kind(self) -> MoveKind {
         self.kind
+    }
+
+    /// The role of the piece that moves (a construct's Captor's), as it
+    /// was before the move.
+    #[inline]
+    pub const fn role(self) -> Role {
+        self.role
     }
 
     /// A man becomes a Tama by this move (2.5).

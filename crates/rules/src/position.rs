@@ -41,6 +41,9 @@ pub struct Position {
     pub(crate) halfmove: u32,
     pub(crate) fullmove: u32,
     pub(crate) hash: u64,
+    /// What gives check to the side to move (3.2): kept by `play`, read by
+    /// move generation and by the King removal of 5.1.
+    pub(crate) checkers: Bitboard,
 }
 
 impl PartialEq for Position {
@@ -97,9 +100,18 @@ impl Position {
             halfmove,
             fullmove,
             hash: 0,
+            checkers: Bitboard::EMPTY,
         };
         pos.hash = pos.compute_hash();
+        pos.checkers = pos.compute_checkers();
         pos
+    }
+
+    fn compute_checkers(&self) -> Bitboard {
+        match self.board.king(self.turn) {
+            Some(k) => self.board.attackers(k, !self.turn, self.board.occupied()),
+            None => Bitboard::EMPTY,
+        }
     }
 
     /// The hash from scratch; `play` keeps `hash` equal to it.
@@ -156,10 +168,7 @@ impl Position {
     /// Pieces of the opponent giving check to the side to move (3.2).
     #[inline]
     pub fn checkers(&self) -> Bitboard {
-        match self.board.king(self.turn) {
-            Some(k) => self.board.attackers(k, !self.turn, self.board.occupied()),
-            None => Bitboard::EMPTY,
-        }
+        self.checkers
     }
 
     #[inline]
@@ -214,8 +223,32 @@ impl Position {
         Some(o)
     }
 
+    /// Removes `piece`, known to stand on `sq`; returns its prisoner.
     #[inline]
-    fn set_castling(&mut self, rights: CastlingRights) {
+    fn remove(&mut self, sq: Square, piece: Piece) -> Option<Role> {
+        let prisoner = self.board.remove(sq, piece);
+        self.hash ^= occupant_key(Occupant { piece, prisoner }, sq);
+        prisoner
+    }
+
+    #[inline]
+    fn touch_castling(&mut self, a: Square, b: Square) {
+        if !self.castling.is_empty() {
+            let mut rights = self.castling;
+            rights.update(a);
+            rights.update(b);
+            if rights != self.castling {
+                self.hash ^=
+                    zobrist::castling(self.castling.bits()) ^ zobrist::castling(rights.bits());
+                self.castling = rights;
+            }
+        }
+    }
+
+    #[inline]
+    fn clear_castling(&mut self, color: Color) {
+        let mut rights = self.castling;
+        rights.clear_color(color);
         self.hash ^= zobrist::castling(self.castling.bits()) ^ zobrist::castling(rights.bits());
         self.castling = rights;
     }
@@ -224,61 +257,51 @@ impl Position {
     /// when it mates. The move must be legal in this position.
     pub fn play(&mut self, m: Move) {
         let us = self.turn;
-        let mut irreversible = false;
-        match m.kind() {
+        let them = !us;
+        let (from, to) = (m.from(), m.to());
+        let mover = Piece::new(us, m.role());
+        let irreversible = match m.kind() {
             MoveKind::Chess => {
-                let Some(mut mover) = self.take(m.from()) else {
-                    debug_assert!(false, "no piece on {}", m.from());
-                    return;
-                };
-                if let Some(target) = self.take(m.to()) {
-                    irreversible = true;
+                let mut carried = self.remove(from, mover);
+                if m.is_capture() {
+                    let role = self.board.role_at(to).unwrap_or(Role::Man);
+                    let prisoner = self.remove(to, Piece::new(them, role));
                     // 4.1: a plain chess piece takes an enemy man or Tama
-                    // prisoner; a construct's Captor already holds one, so the
-                    // target is removed; an enemy construct is absorbed whole.
-                    if target.piece.role.is_legion() && mover.prisoner.is_none() {
-                        mover.prisoner = Some(target.piece.role);
+                    // prisoner; a Captor already holds one, so the target is
+                    // removed; an enemy construct is absorbed whole.
+                    if role.is_legion() && prisoner.is_none() && carried.is_none() {
+                        carried = Some(role);
                     }
                 }
-                self.put(m.to(), mover);
-                let mut rights = self.castling;
-                rights.update(m.from());
-                rights.update(m.to());
-                self.set_castling(rights);
+                self.put(
+                    to,
+                    Occupant {
+                        piece: mover,
+                        prisoner: carried,
+                    },
+                );
+                self.touch_castling(from, to);
+                m.is_capture()
             }
             MoveKind::Castle => {
                 let side = m.castling_side().unwrap_or(castling::CastlingSide::Short);
                 let path = castling::path(us, side);
-                if let (Some(king), Some(rook)) =
-                    (self.take(path.king_from), self.take(path.rook_from))
-                {
-                    self.put(path.king_to, king);
-                    self.put(path.rook_to, rook);
-                }
-                let mut rights = self.castling;
-                rights.clear_color(us);
-                self.set_castling(rights);
+                let rook = Piece::new(us, Role::Rook);
+                self.remove(path.king_from, mover);
+                self.remove(path.rook_from, rook);
+                self.put(path.king_to, Occupant::piece(mover));
+                self.put(path.rook_to, Occupant::piece(rook));
+                self.clear_castling(us);
+                false
             }
             MoveKind::Step => {
-                let Some(mut mover) = self.take(m.from()) else {
-                    debug_assert!(false, "no piece on {}", m.from());
-                    return;
-                };
-                irreversible = mover.piece.role == Role::Man;
-                if m.crowns() {
-                    mover.piece.role = Role::Tama;
-                }
-                self.put(m.to(), mover);
-                let mut rights = self.castling;
-                rights.update(m.to());
-                self.set_castling(rights);
+                self.remove(from, mover);
+                let role = if m.crowns() { Role::Tama } else { mover.role };
+                self.put(to, Occupant::piece(Piece::new(us, role)));
+                mover.role == Role::Man
             }
             MoveKind::Jump => {
-                irreversible = true;
-                let Some(mut mover) = self.take(m.from()) else {
-                    debug_assert!(false, "no piece on {}", m.from());
-                    return;
-                };
+                self.remove(from, mover);
                 for sq in m.captured() {
                     // 4.1 Liberation: a jumped construct loses its Captor; the
                     // prisoner stays and passes to the jumping side.
@@ -290,22 +313,23 @@ impl Position {
                         self.put(sq, Occupant::piece(Piece::new(us, role)));
                     }
                 }
-                if m.crowns() {
-                    mover.piece.role = Role::Tama;
-                }
-                self.put(m.to(), mover);
-                let mut rights = self.castling;
-                rights.update(m.to());
-                self.set_castling(rights);
+                let role = if m.crowns() { Role::Tama } else { mover.role };
+                self.put(to, Occupant::piece(Piece::new(us, role)));
+                true
             }
-        }
-        self.halfmove = if irreversible { 0 } else { self.halfmove + 1 };
+        };
+        self.halfmove = if irreversible {
+            0
+        } else {
+            self.halfmove.saturating_add(1)
+        };
         if us == Color::Black {
-            self.fullmove += 1;
+            self.fullmove = self.fullmove.saturating_add(1);
         }
-        self.turn = !us;
+        self.turn = them;
         self.hash ^= zobrist::black_to_move();
-        if !self.rules.mate_ends_game {
+        self.checkers = self.compute_checkers();
+        if !self.rules.mate_ends_game && self.checkers.any() {
             self.remove_mated_king();
         }
     }
@@ -316,19 +340,13 @@ impl Position {
         let Some(k) = self.board.king(self.turn) else {
             return false;
         };
-        if self
-            .board
-            .attackers(k, !self.turn, self.board.occupied())
-            .is_empty()
-            || self.has_legal_move()
-        {
+        if self.checkers.is_empty() || self.has_legal_move() {
             return false;
         }
         self.take(k);
-        let mut rights = self.castling;
-        rights.clear_color(self.turn);
-        self.set_castling(rights);
+        self.clear_castling(self.turn);
         self.halfmove = 0;
+        self.checkers = Bitboard::EMPTY;
         true
     }
 
@@ -346,7 +364,8 @@ impl Position {
         let mut p = *self;
         p.turn = !p.turn;
         p.hash ^= zobrist::black_to_move();
-        p.halfmove += 1;
+        p.halfmove = p.halfmove.saturating_add(1);
+        p.checkers = p.compute_checkers();
         p
     }
 }

@@ -1,0 +1,93 @@
+//! `legion`: a thin command line over the Legion crates. It parses
+//! arguments and prints; the libraries do the work.
+
+mod diagram;
+mod rules_cmds;
+
+use std::process::ExitCode;
+
+use clap::{Parser, Subcommand};
+
+#[derive(Parser)]
+#[command(
+    name = "legion",
+    version,
+    about = "Legion: chess pieces and a draughts army on one board"
+)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Every legal move in canonical form (RULES 6.3), one per line, sorted.
+    Moves(rules_cmds::PositionArgs),
+    /// Count move sequences to a depth (perft); `--divide` splits by first move.
+    Perft(rules_cmds::PerftArgs),
+    /// Play moves (either notation) from a position and print the LFEN after them.
+    Apply(rules_cmds::ApplyArgs),
+    /// Show a position as a board diagram.
+    Show(rules_cmds::PositionArgs),
+}
+
+/// A failure to report on one line, with exit status 2.
+pub struct Failure(pub String);
+
+impl<E: std::fmt::Display> From<E> for Failure {
+    fn from(e: E) -> Failure {
+        Failure(e.to_string())
+    }
+}
+
+fn main() -> ExitCode {
+    // A panic is a bug; still, users see one line, never a backtrace.
+    std::panic::set_hook(Box::new(|info| {
+        let msg = info
+            .payload()
+            .downcast_ref::<&str>()
+            .map(|s| s.to_string())
+            .or_else(|| info.payload().downcast_ref::<String>().cloned())
+            .unwrap_or_default();
+        eprintln!("legion: internal error: {msg} (please report this)");
+    }));
+    let cli = match Cli::try_parse() {
+        Ok(cli) => cli,
+        Err(e) => {
+            use clap::error::ErrorKind;
+            if matches!(e.kind(), ErrorKind::DisplayHelp | ErrorKind::DisplayVersion) {
+                let _ = e.print();
+                return ExitCode::SUCCESS;
+            }
+            if e.kind() == ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand {
+                let _ = e.print();
+                return ExitCode::from(2);
+            }
+            // clap writes several lines; keep the message, drop the usage.
+            let text = e.to_string();
+            let message: Vec<&str> = text
+                .lines()
+                .take_while(|l| !l.starts_with("Usage:") && !l.starts_with("For more information"))
+                .map(str::trim)
+                .filter(|l| !l.is_empty())
+                .collect();
+            let joined = message.join(" ");
+            let joined = joined.strip_prefix("error: ").unwrap_or(&joined);
+            eprintln!("legion: {joined} (see legion --help)");
+            return ExitCode::from(2);
+        }
+    };
+    let result = match cli.command {
+        Command::Moves(a) => rules_cmds::moves(a),
+        Command::Perft(a) => rules_cmds::perft(a),
+        Command::Apply(a) => rules_cmds::apply(a),
+        Command::Show(a) => rules_cmds::show(a),
+    };
+    match result {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(Failure(msg)) => {
+            eprintln!("legion: {}", msg.lines().next().unwrap_or(""));
+            ExitCode::from(2)
+        }
+    }
+}
