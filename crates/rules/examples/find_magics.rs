@@ -82,7 +82,7 @@ fn find(sq: i32, dirs: &[(i32, i32)], rng: &mut Rng) -> u64 {
 }
 
 fn main() {
-    let mut rng = Rng(0x1E61_0A_u64 ^ 0x9E37_79B9_7F4A_7C15);
+    let mut rng = Rng(0x001E_610A_u64 ^ 0x9E37_79B9_7F4A_7C15);
     let rook: Vec<u64> = (0..64)
         .map(|s| find(s, &[(1, 0), (0, 1), (-1, 0), (0, -1)], &mut rng))
         .collect();

@@ -157,37 +157,6 @@ pub(crate) fn series(board: &Board, color: Color, out: &mut MoveList) {
     }
 }
 
-/// Whether `color`'s Legion has any capture at all, ignoring King safety.
-pub(crate) fn any_capture(board: &Board, color: Color) -> bool {
-    let jumpable = board.jumpable_by(color);
-    let occ = board.occupied();
-    let men = board.pieces(color, Role::Man);
-    let tamas = board.pieces(color, Role::Tama);
-    if jumpable.is_empty() || (men | tamas).is_empty() {
-        return false;
-    }
-    let empty = !occ;
-    for d in 0..4 {
-        let back = attacks::opposite(d);
-        let landing_behind = attacks::shift_diagonal(back, empty);
-        if (men & attacks::shift_diagonal(back, jumpable & landing_behind)).any() {
-            return true;
-        }
-    }
-    for t in tamas {
-        let near = attacks::bishop_attacks(t, occ) & jumpable;
-        for d in 0..4 {
-            if let Some(v) = (near & diagonal_ray(d, t)).first()
-                && let Some(l) = diagonal_step(d, v)
-                && !occ.contains(l)
-            {
-                return true;
-            }
-        }
-    }
-    false
-}
-
 /// Every path (start square, then each landing square) of the series that
 /// is move `m`, in the order found. Used for notation (4.5, 6.3).
 pub(crate) fn paths(board: &Board, color: Color, m: Move) -> Vec<Vec<Square>> {

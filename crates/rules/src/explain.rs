@@ -379,14 +379,22 @@ pub fn find_move(pos: &Position, squares: &[Square]) -> Result<Move, Illegal> {
             [m] => return Ok(*m),
             [] => {}
             many => {
-                let mut options: Vec<String> =
-                    many.iter().map(|m| notation::canonical(pos, *m)).collect();
+                let mut options: Vec<String> = many.iter().map(|m| colon_path(pos, *m)).collect();
                 options.sort();
                 return Err(Illegal::AmbiguousSeries { options });
             }
         }
     }
     Err(explain(pos, squares, &legal))
+}
+
+/// A series as people write it (6.4): `c3:e5:c7`.
+fn colon_path(pos: &Position, m: Move) -> String {
+    notation::legion_path(pos, m)
+        .iter()
+        .map(|s| s.to_string())
+        .collect::<Vec<_>>()
+        .join(":")
 }
 
 fn match_legal(pos: &Position, legal: &[Move], squares: &[Square]) -> Option<Move> {
@@ -519,10 +527,7 @@ fn explain(pos: &Position, squares: &[Square], legal: &[Move]) -> Illegal {
         .filter(|m| m.kind() == MoveKind::Jump)
         .collect();
     if !in_check && !captures.is_empty() && attempt.kind() != MoveKind::Jump {
-        let mut names: Vec<String> = captures
-            .iter()
-            .map(|m| notation::canonical(pos, *m))
-            .collect();
+        let mut names: Vec<String> = captures.iter().map(|m| colon_path(pos, *m)).collect();
         names.sort();
         return Illegal::CaptureObligation { captures: names };
     }

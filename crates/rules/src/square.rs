@@ -44,7 +44,7 @@ impl Square {
     /// 1.1: a square is dark when file index + rank index is even (`a1` is dark).
     #[inline]
     pub const fn is_dark(self) -> bool {
-        (self.file() + self.rank()) % 2 == 0
+        (self.file() + self.rank()) & 1 == 0
     }
 
     /// The square `df` files and `dr` ranks away, if on the board.

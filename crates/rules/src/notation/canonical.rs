@@ -46,7 +46,8 @@ pub fn parse_squares(text: &str) -> Option<Vec<Square>> {
         .bytes()
         .filter(|b| !matches!(b, b'-' | b'x' | b':'))
         .collect();
-    if bytes.len() < 4 || bytes.len() % 2 != 0 || text.trim().starts_with(['-', 'x', ':']) {
+    if bytes.len() < 4 || !bytes.len().is_multiple_of(2) || text.trim().starts_with(['-', 'x', ':'])
+    {
         return None;
     }
     bytes.chunks(2).map(Square::from_ascii).collect()
