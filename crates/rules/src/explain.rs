@@ -536,7 +536,11 @@ fn explain(pos: &Position, squares: &[Square], legal: &[Move]) -> Illegal {
         let k_after = if from == k { to } else { k };
         let attackers = attackers_of(&after.board, k_after, !us);
         if !attackers.is_empty() {
-            return if in_check {
+            // In check, a non-King move that leaves the same attackers did
+            // not end it (4.2.1); anything else exposes the King (3.3).
+            let before = pos.checkers();
+            let same = attackers.iter().all(|a| before.contains(a.square));
+            return if in_check && from != k && same {
                 Illegal::StillInCheck {
                     king: k,
                     attackers: attackers_of(&pos.board, k, !us),

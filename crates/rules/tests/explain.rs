@@ -1,0 +1,200 @@
+//! Why moves are illegal: each attempt gets the rule it breaks and the
+//! pieces and squares involved. Expected reasons worked out from RULES.md.
+
+use legion_rules::explain::{Illegal, find_move};
+use legion_rules::notation::parse_squares;
+use legion_rules::{Position, Rules};
+
+fn why(lfen: &str, attempt: &str) -> Illegal {
+    let p = Position::from_lfen(lfen, Rules::DEFAULT).unwrap();
+    let squares = parse_squares(attempt).unwrap();
+    match find_move(&p, &squares) {
+        Ok(m) => panic!("{attempt} is legal in {lfen}: {m:?}"),
+        Err(e) => e,
+    }
+}
+
+const START: &str = legion_rules::INITIAL_LFEN;
+
+#[test]
+fn movement_rules_of_each_piece() {
+    let e = why(START, "e4e5");
+    assert_eq!(e.to_string(), "1.2: there is no piece on e4");
+    let e = why(START, "b6a5");
+    assert_eq!(
+        e.to_string(),
+        "1.2: the man on b6 is Black's; it is White's turn"
+    );
+    let e = why(START, "g1g3");
+    assert!(matches!(e, Illegal::CannotReach { .. }));
+    assert!(
+        e.to_string()
+            .starts_with("2.1: the Knight on g1 cannot reach g3"),
+        "{e}"
+    );
+    let e = why(START, "a1a4");
+    assert_eq!(
+        e.to_string(),
+        "2.1: the Rook on a1 cannot reach a4: a3 is in the way"
+    );
+    let e = why(START, "d1d2");
+    assert_eq!(
+        e.to_string(),
+        "2.1: the Queen on d1 cannot go to d2: the man on d2 is your own"
+    );
+    let e = why(START, "c3c4");
+    assert!(matches!(e, Illegal::LegionOffDiagonal { .. }), "{e}");
+    let e = why(START, "c3e5");
+    assert!(matches!(e, Illegal::ManTooFar { .. }), "{e}");
+    assert!(
+        e.to_string()
+            .starts_with("2.4: the man on c3 cannot go to e5")
+    );
+}
+
+#[test]
+fn a_man_moves_only_forward() {
+    // After c3-d4 h6-g5, the man d4 may not step back to c3.
+    let lfen = "rnbkqbnr/m1m1m1m1/1m1m1m2/6m1/3M4/M3M1M1/1M1M1M1M/RNBQKBNR w KQkq 0 2";
+    let e = why(lfen, "d4c3");
+    assert!(matches!(e, Illegal::ManBackward { .. }), "{e}");
+    assert!(
+        e.to_string()
+            .starts_with("2.4: the man on d4 cannot go to c3: a man moves only forward")
+    );
+}
+
+#[test]
+fn the_capture_obligation_lists_the_captures() {
+    // After c3-d4 f6-e5 White must take: d4xf6.
+    let lfen = "rnbkqbnr/m1m1m1m1/1m1m3m/4m3/3M4/M3M1M1/1M1M1M1M/RNBQKBNR w KQkq 0 2";
+    let e = why(lfen, "g1f3");
+    assert_eq!(e.to_string(), "4.2: a Legion capture is mandatory: d4:f6");
+    let e = why(lfen, "a3b4");
+    assert_eq!(e.to_string(), "4.2: a Legion capture is mandatory: d4:f6");
+}
+
+#[test]
+fn moves_that_expose_or_keep_the_king_in_check() {
+    // The man c3 shields the King c1 from the Rook c8.
+    let lfen = "2r4k/8/8/8/3m4/2M5/8/2K5 w - 0 1";
+    let e = why(lfen, "c3b4");
+    assert_eq!(
+        e.to_string(),
+        "3.3: your King on c1 would be in check from the Rook on c8"
+    );
+    let e = why(lfen, "c3e5");
+    assert_eq!(
+        e.to_string(),
+        "3.3: your King on c1 would be in check from the Rook on c8"
+    );
+    // In check from a man's jump threat, a move elsewhere does not help.
+    let lfen = "6n1/8/3k4/2M3m1/3m1N2/8/8/4K3 b - 0 1";
+    let e = why(lfen, "g5e3");
+    assert_eq!(
+        e.to_string(),
+        "4.2: your King on d6 is in check from the man on c5; the move must end the check"
+    );
+    let e = why(lfen, "d6e6");
+    assert_eq!(
+        e.to_string(),
+        "3.3: your King on e6 would be in check from the Knight on f4"
+    );
+}
+
+#[test]
+fn series_must_be_complete_and_land_where_they_can_go_on() {
+    let lfen = "k7/8/8/8/5m2/2m5/8/T5K1 w - 0 1";
+    let e = why(lfen, "a1e5");
+    assert_eq!(
+        e.to_string(),
+        "4.3: the series must go on: from e5 the piece can jump again (e5:g3 or e5:h2)"
+    );
+    let e = why(lfen, "a1d4");
+    assert_eq!(
+        e.to_string(),
+        "4.3: the Tama may not stop on d4: it must land where it can jump again (e5)"
+    );
+    let e = why(lfen, "a1f6");
+    assert!(matches!(e, Illegal::TamaMustLandToContinue { .. }), "{e}");
+    // A man's series stopped early.
+    let lfen = "3k4/8/1m1m4/8/1m1m4/2M5/8/4K3 w - 0 1";
+    let e = why(lfen, "c3a5");
+    assert!(matches!(e, Illegal::SeriesMustContinue { .. }), "{e}");
+}
+
+#[test]
+fn jumps_that_break_rule_4_3() {
+    // Own piece in the way.
+    let e = why(START, "b2d4");
+    assert!(
+        matches!(
+            e,
+            Illegal::LandingOccupied { .. } | Illegal::JumpOwnPiece { .. }
+        ),
+        "{e}"
+    );
+    // Nothing to jump: the man c3 over the empty d4.
+    let lfen = "3k4/8/8/8/8/2M5/8/4K3 w - 0 1";
+    let e = why(lfen, "c3e5");
+    assert!(e.to_string().starts_with("2.4:"), "{e}");
+    // A King can never be jumped (White has lost its own King here, so the
+    // Black King may stand in its threat while White is to move).
+    let e = why("8/8/8/8/3k4/2M5/8/8 w - 0 1", "c3e5");
+    assert_eq!(
+        e.to_string(),
+        "3.1: from c3 to e5 would jump the King on d4: the King can never be jumped"
+    );
+    // A jump needs an empty landing square.
+    let e = why("3k4/8/8/4n3/3m4/2M5/8/4K3 w - 0 1", "c3e5");
+    assert_eq!(
+        e.to_string(),
+        "4.3: a jump must land on an empty square, and e5 is occupied"
+    );
+}
+
+#[test]
+fn a_king_is_never_captured() {
+    let e = why("3k4/8/8/8/8/8/8/3R4 w - 0 1", "d1d8");
+    assert_eq!(
+        e.to_string(),
+        "3.1: the King on d8 is a King: a King is never captured (that is check)"
+    );
+}
+
+#[test]
+fn castling_reasons() {
+    let e = why("3k4/8/8/8/8/8/8/R3K2R w Q 0 1", "e1g1");
+    assert_eq!(
+        e.to_string(),
+        "2.2: White may no longer castle short: the King or that Rook has moved"
+    );
+    let e = why("3k4/8/8/8/8/8/8/RN2K2R w KQ 0 1", "e1c1");
+    assert_eq!(
+        e.to_string(),
+        "2.2: castling needs every square between King and Rook empty, and b1 is not"
+    );
+    let e = why("3kr3/8/8/8/8/8/8/R3K2R w KQ 0 1", "e1g1");
+    assert_eq!(e.to_string(), "2.2: the King may not castle out of check");
+    let e = why("3k1r2/8/8/8/8/8/8/R3K2R w KQ 0 1", "e1g1");
+    assert_eq!(
+        e.to_string(),
+        "2.2: the King may not castle over or onto f1: it is attacked"
+    );
+}
+
+#[test]
+fn the_game_over_is_reported() {
+    let e = why("k7/8/1Q6/8/8/8/8/7K b - 0 1", "a8b8");
+    assert_eq!(
+        e.to_string(),
+        "5.2: Black has no legal move: the game is over"
+    );
+}
+
+#[test]
+fn start_and_end_of_a_series_suffice_when_unique() {
+    let p = Position::from_lfen("3k4/8/1m1m4/8/1m1m4/2M5/8/4K3 w - 0 1", Rules::DEFAULT).unwrap();
+    let m = find_move(&p, &parse_squares("c3c3").unwrap());
+    assert!(m.is_ok(), "{m:?}");
+}

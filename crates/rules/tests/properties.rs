@@ -1,0 +1,120 @@
+//! Properties that must hold in every position reached by play, and
+//! parsers that must never panic whatever they are given.
+
+use proptest::prelude::*;
+
+use legion_rules::explain::find_move;
+use legion_rules::notation::{canonical, human, parse_move};
+use legion_rules::{Game, Position, Record, Rules, Square};
+
+/// Plays the game chosen by `choices` (each picks among the legal moves),
+/// checking the invariants at every position.
+fn check_game(start: Position, choices: &[u16], explain_sample: usize) {
+    let mut game = Game::new(start);
+    for (ply, &c) in choices.iter().enumerate() {
+        let pos = *game.position();
+        // The incremental hash is the hash from scratch.
+        assert_eq!(pos.hash(), pos.compute_hash(), "{pos}");
+        // LFEN writes and reads back the same position.
+        let back = Position::from_lfen(&pos.to_lfen(), pos.rules()).unwrap();
+        assert_eq!(back, pos);
+        assert_eq!(back.hash(), pos.hash());
+        let moves = pos.legal_moves();
+        // Both notations name each move and read back to it.
+        for &m in &moves {
+            assert_eq!(parse_move(&pos, &canonical(&pos, m)).unwrap(), m, "{pos}");
+            assert_eq!(
+                parse_move(&pos, &human(&pos, m)).unwrap(),
+                m,
+                "{pos} {}",
+                human(&pos, m)
+            );
+        }
+        // Every other pair of squares is refused with a reason.
+        for i in 0..explain_sample {
+            let from = Square::new(((c as usize * 7 + i * 13) % 64) as u8);
+            let to = Square::new(((c as usize * 11 + i * 29 + ply) % 64) as u8);
+            if from == to {
+                continue;
+            }
+            match find_move(&pos, &[from, to]) {
+                Ok(m) => assert!(moves.contains(&m)),
+                Err(e) => {
+                    assert!(!e.to_string().is_empty());
+                    assert!(!moves.iter().any(|m| m.from() == from
+                        && m.to() == to
+                        && m.kind() != legion_rules::MoveKind::Jump));
+                }
+            }
+        }
+        if moves.is_empty() || game.outcome().is_some() {
+            break;
+        }
+        let m = moves[c as usize % moves.len()];
+        game.play(m).unwrap();
+        // Undo restores the position exactly.
+        let mut copy = game.clone();
+        copy.undo();
+        assert_eq!(*copy.position(), pos);
+        assert_eq!(copy.position().hash(), pos.hash());
+    }
+    // A record of the game reads back to the same moves.
+    let text = Record::new(game.clone()).write();
+    let back = Record::parse(&text).unwrap_or_else(|e| panic!("{e}\n{text}"));
+    assert_eq!(back.game.moves(), game.moves());
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 64, .. ProptestConfig::default() })]
+
+    #[test]
+    fn games_from_the_start_keep_every_invariant(choices in prop::collection::vec(any::<u16>(), 0..200), mate in any::<bool>()) {
+        let rules = if mate { Rules::MATE_ENDS_GAME } else { Rules::DEFAULT };
+        check_game(Position::initial_with(rules), &choices, 8);
+    }
+
+    #[test]
+    fn games_from_busy_positions_keep_every_invariant(choices in prop::collection::vec(any::<u16>(), 0..60), which in 0usize..6) {
+        let starts = [
+            "2r1k2r/3b4/1q[nM]2n2/m1m1m3/3M1M1t/2N2B2/1T1QB3/R3K2R w KQ 0 1",
+            "r2k3r/m1[Bm]1m1m1/8/2M1t3/5[qT]2/2M1M3/1M3M2/R3K1NR b KQkq 0 12",
+            "K2[kM]3q/6m1/8/7Q/8/8/8/2R1R3 w - 0 1",
+            "1m1m1m1m/m1m1m1m1/1m1m1m1m/8/8/M1M1M1M1/1M1M1M1M/M1M1M1M1 w - 0 1",
+            "k7/8/8/8/5m2/2m5/8/T5K1 w - 0 1",
+            "6n1/8/3k4/2M3m1/3m1N2/8/8/4K3 b - 0 1",
+        ];
+        let start = Position::from_lfen(starts[which], Rules::DEFAULT).unwrap();
+        check_game(start, &choices, 16);
+    }
+
+    #[test]
+    fn lfen_reader_never_panics(s in "\\PC{0,80}") {
+        let _ = Position::from_lfen(&s, Rules::DEFAULT);
+    }
+
+    #[test]
+    fn lfen_like_input_never_panics(s in "[KQRBNMTkqrbnmt1-9/\\[\\] wb-]{0,90}", clocks in "( [0-9-]{0,12}){0,3}") {
+        let text = format!("{s}{clocks}");
+        if let Ok(p) = Position::from_lfen(&text, Rules::DEFAULT) {
+            // Whatever is accepted writes out as a valid LFEN again.
+            prop_assert!(Position::from_lfen(&p.to_lfen(), Rules::DEFAULT).is_ok());
+            let _ = p.legal_moves();
+        }
+    }
+
+    #[test]
+    fn move_readers_never_panic(s in "\\PC{0,24}", t in "[a-hx:\\-1-8KQRBNO0+#]{0,20}") {
+        let p = Position::initial();
+        let _ = parse_move(&p, &s);
+        let _ = parse_move(&p, &t);
+        let busy = Position::from_lfen("2r1k2r/3b4/1q[nM]2n2/m1m1m3/3M1M1t/2N2B2/1T1QB3/R3K2R w KQ 0 1", Rules::DEFAULT).unwrap();
+        let _ = parse_move(&busy, &t);
+    }
+
+    #[test]
+    fn record_reader_never_panics(s in "\\PC{0,200}", t in "(\\[[A-Za-z]{1,6} \"[^\"]{0,12}\"\\]\n){0,3}([0-9]{1,2}\\.{1,3} ?[a-hx:\\-1-8KQRBNO{}() ]{0,12} ?){0,6}(1-0|0-1|\\*)?") {
+        let _ = Record::parse(&s);
+        let _ = Record::parse(&t);
+        let _ = Record::parse_many(&t);
+    }
+}
