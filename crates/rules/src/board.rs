@@ -166,6 +166,25 @@ impl Board {
         Some(occ)
     }
 
+    /// Puts `piece` on an empty `sq`, or takes it off `sq` where it stands,
+    /// without touching prisoners.
+    #[inline]
+    pub(crate) fn toggle(&mut self, sq: Square, piece: Piece) {
+        let b = Bitboard::from(sq);
+        self.colors[piece.color.index()] ^= b;
+        self.roles[piece.role.index()] ^= b;
+    }
+
+    /// Sets or clears the prisoner of the construct on `sq`.
+    #[inline]
+    pub(crate) fn toggle_prisoner(&mut self, sq: Square, role: Role) {
+        let b = Bitboard::from(sq);
+        self.prisoners ^= b;
+        if role == Role::Tama {
+            self.prisoner_tamas ^= b;
+        }
+    }
+
     /// Removes `piece`, known to stand on `sq`; returns its prisoner, if any.
     #[inline]
     pub(crate) fn remove(&mut self, sq: Square, piece: Piece) -> Option<Role> {
@@ -215,24 +234,37 @@ impl Board {
     #[inline]
     pub fn chess_attackers(&self, sq: Square, by: Color, occ: Bitboard) -> Bitboard {
         let them = self.by_color(by);
-        let chess = (attacks::knight_attacks(sq) & self.by_role(Role::Knight))
-            | (attacks::king_attacks(sq) & self.by_role(Role::King))
-            | (attacks::rook_attacks(sq, occ) & self.rook_like())
-            | (attacks::bishop_attacks(sq, occ) & self.bishop_like());
-        chess & them
+        let mut found = (attacks::knight_attacks(sq) & self.by_role(Role::Knight))
+            | (attacks::king_attacks(sq) & self.by_role(Role::King));
+        // Magic look-ups only when a slider stands on a line through `sq`.
+        let rooks = attacks::rook_rays(sq) & self.rook_like() & them;
+        if rooks.any() {
+            found |= attacks::rook_attacks(sq, occ) & rooks;
+        }
+        let bishops = attacks::bishop_rays(sq) & self.bishop_like() & them;
+        if bishops.any() {
+            found |= attacks::bishop_attacks(sq, occ) & bishops;
+        }
+        found & them
     }
 
     /// Legion attackers (3.2 b) of `by` on a King standing on `sq`: a man
     /// diagonally adjacent, or a Tama on a diagonal with only empty squares
     /// between, with the square directly beyond the King empty. A King on a
     /// light square, or on the edge (nothing beyond it), cannot be jumped.
-    #[inline]
+    #[inline(always)]
     pub fn legion_attackers(&self, sq: Square, by: Color, occ: Bitboard) -> Bitboard {
-        let men = self.pieces(by, Role::Man);
-        let tamas = self.pieces(by, Role::Tama);
-        if (men | tamas).is_empty() || !sq.is_dark() || Bitboard::EDGE.contains(sq) {
+        // Most calls end here: no Legion left, or a King that cannot be jumped.
+        if self.legion(by).is_empty() || !(Bitboard::DARK & !Bitboard::EDGE).contains(sq) {
             return Bitboard::EMPTY;
         }
+        self.legion_attackers_slow(sq, by, occ)
+    }
+
+    #[inline(never)]
+    fn legion_attackers_slow(&self, sq: Square, by: Color, occ: Bitboard) -> Bitboard {
+        let men = self.pieces(by, Role::Man);
+        let tamas = self.pieces(by, Role::Tama);
         let near = attacks::bishop_attacks(sq, occ) & occ;
         let mut found = Bitboard::EMPTY;
         for d in 0..4 {
@@ -258,11 +290,20 @@ impl Board {
     #[inline]
     pub fn is_attacked(&self, sq: Square, by: Color, occ: Bitboard) -> bool {
         let them = self.by_color(by);
-        (attacks::knight_attacks(sq) & self.by_role(Role::Knight) & them).any()
+        if (attacks::knight_attacks(sq) & self.by_role(Role::Knight) & them).any()
             || (attacks::king_attacks(sq) & self.by_role(Role::King) & them).any()
-            || (attacks::bishop_attacks(sq, occ) & self.bishop_like() & them).any()
-            || (attacks::rook_attacks(sq, occ) & self.rook_like() & them).any()
-            || self.legion_attackers(sq, by, occ).any()
+        {
+            return true;
+        }
+        let bishops = attacks::bishop_rays(sq) & self.bishop_like() & them;
+        if bishops.any() && (attacks::bishop_attacks(sq, occ) & bishops).any() {
+            return true;
+        }
+        let rooks = attacks::rook_rays(sq) & self.rook_like() & them;
+        if rooks.any() && (attacks::rook_attacks(sq, occ) & rooks).any() {
+            return true;
+        }
+        self.legion_attackers(sq, by, occ).any()
     }
 
     /// Everything of `by` that gives check to a King on `sq` (3.2).

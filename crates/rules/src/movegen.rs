@@ -11,7 +11,7 @@ use arrayvec::ArrayVec;
 
 use crate::attacks::{
     between, bishop_attacks, bishop_rays, diagonal_ray, diagonal_step, king_attacks,
-    knight_attacks, opposite, rook_attacks, rook_rays,
+    knight_attacks, opposite, rook_attacks, rook_rays, shift_diagonal,
 };
 use crate::capture;
 use crate::castling::{self, CastlingSide};
@@ -291,11 +291,29 @@ fn quiet_and_chess_moves(pos: &Position, s: &Safety, out: &mut MoveList) {
         push_chess(board, Role::Queen, from, to, out);
     }
 
-    // The Legion's steps.
-    for role in [Role::Man, Role::Tama] {
-        for from in board.pieces(us, role) {
-            push_steps(board, us, from, role, s.allowed(from), out);
+    // The Legion's steps: unpinned men all at once, direction by direction.
+    let men = board.pieces(us, Role::Man);
+    let free_men = men & !s.pinned;
+    let forward: [usize; 2] = match us {
+        Color::White => [0, 1],
+        Color::Black => [2, 3],
+    };
+    for d in forward {
+        for to in shift_diagonal(d, free_men) & !occ & s.check_mask {
+            let from = diagonal_step(opposite(d), to).unwrap_or(to);
+            out.push(Move::step(
+                Role::Man,
+                from,
+                to,
+                capture::is_far_rank(to, us),
+            ));
         }
+    }
+    for from in men & s.pinned {
+        push_steps(board, us, from, Role::Man, s.allowed(from), out);
+    }
+    for from in board.pieces(us, Role::Tama) {
+        push_steps(board, us, from, Role::Tama, s.allowed(from), out);
     }
 
     // Castling (2.2): not out of, through or into check.

@@ -223,6 +223,18 @@ impl Position {
         Some(o)
     }
 
+    #[inline]
+    fn toggle(&mut self, sq: Square, piece: Piece) {
+        self.board.toggle(sq, piece);
+        self.hash ^= zobrist::piece(piece, sq);
+    }
+
+    #[inline]
+    fn toggle_prisoner(&mut self, sq: Square, color: Color, role: Role) {
+        self.board.toggle_prisoner(sq, role);
+        self.hash ^= zobrist::prisoner(color, role, sq);
+    }
+
     /// Removes `piece`, known to stand on `sq`; returns its prisoner.
     #[inline]
     fn remove(&mut self, sq: Square, piece: Piece) -> Option<Role> {
@@ -262,24 +274,30 @@ impl Position {
         let mover = Piece::new(us, m.role());
         let irreversible = match m.kind() {
             MoveKind::Chess => {
-                let mut carried = self.remove(from, mover);
+                // 4.1: a plain chess piece takes an enemy man or Tama prisoner;
+                // a Captor already holds one, so the target is removed; an
+                // enemy construct is absorbed whole.
+                let mut gained = None;
                 if m.is_capture() {
                     let role = self.board.role_at(to).unwrap_or(Role::Man);
-                    let prisoner = self.remove(to, Piece::new(them, role));
-                    // 4.1: a plain chess piece takes an enemy man or Tama
-                    // prisoner; a Captor already holds one, so the target is
-                    // removed; an enemy construct is absorbed whole.
-                    if role.is_legion() && prisoner.is_none() && carried.is_none() {
-                        carried = Some(role);
+                    self.remove(to, Piece::new(them, role));
+                    if role.is_legion() {
+                        gained = Some(role);
                     }
                 }
-                self.put(
-                    to,
-                    Occupant {
-                        piece: mover,
-                        prisoner: carried,
-                    },
-                );
+                self.toggle(from, mover);
+                self.toggle(to, mover);
+                match self.board.prisoner_at(from) {
+                    Some(held) => {
+                        self.toggle_prisoner(from, them, held);
+                        self.toggle_prisoner(to, them, held);
+                    }
+                    None => {
+                        if let Some(role) = gained {
+                            self.toggle_prisoner(to, them, role);
+                        }
+                    }
+                }
                 self.touch_castling(from, to);
                 m.is_capture()
             }
@@ -295,13 +313,14 @@ impl Position {
                 false
             }
             MoveKind::Step => {
-                self.remove(from, mover);
+                // A free Legion piece: it never holds a prisoner.
+                self.toggle(from, mover);
                 let role = if m.crowns() { Role::Tama } else { mover.role };
-                self.put(to, Occupant::piece(Piece::new(us, role)));
+                self.toggle(to, Piece::new(us, role));
                 mover.role == Role::Man
             }
             MoveKind::Jump => {
-                self.remove(from, mover);
+                self.toggle(from, mover);
                 for sq in m.captured() {
                     // 4.1 Liberation: a jumped construct loses its Captor; the
                     // prisoner stays and passes to the jumping side.
@@ -314,7 +333,7 @@ impl Position {
                     }
                 }
                 let role = if m.crowns() { Role::Tama } else { mover.role };
-                self.put(to, Occupant::piece(Piece::new(us, role)));
+                self.toggle(to, Piece::new(us, role));
                 true
             }
         };

@@ -1,0 +1,133 @@
+//! The `legion` command's output formats are a contract scripts depend on:
+//! these tests run the binary as a user would.
+
+use std::process::{Command, Output};
+
+fn legion(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_legion"))
+        .args(args)
+        .output()
+        .expect("run legion")
+}
+
+fn stdout(o: &Output) -> String {
+    String::from_utf8(o.stdout.clone()).unwrap()
+}
+
+fn stderr(o: &Output) -> String {
+    String::from_utf8(o.stderr.clone()).unwrap()
+}
+
+/// A failure: status 2, one line on stderr, no panic or backtrace.
+fn assert_one_line_error(o: &Output, contains: &str) {
+    assert_eq!(o.status.code(), Some(2), "stderr: {}", stderr(o));
+    let err = stderr(o);
+    assert_eq!(err.lines().count(), 1, "{err}");
+    assert!(err.starts_with("legion: "), "{err}");
+    assert!(err.contains(contains), "{err}");
+    assert!(
+        !err.contains("panicked") && !err.contains("backtrace"),
+        "{err}"
+    );
+    assert!(o.stdout.is_empty());
+}
+
+#[test]
+fn moves_lists_the_26_first_moves_sorted() {
+    let o = legion(&["moves"]);
+    assert!(o.status.success());
+    let lines: Vec<String> = stdout(&o).lines().map(str::to_string).collect();
+    let mut expected: Vec<&str> =
+        "a3b4 c3b4 c3d4 e3d4 e3f4 g3f4 g3h4 g1e2 g1f3 g1h3 f1e2 f1d3 f1c4 f1b5 \
+         f1a6 f1g2 f1h3 d1c2 d1b3 d1a4 d1e2 d1f3 d1g4 d1h5 e1e2 a1a2"
+            .split_whitespace()
+            .collect();
+    expected.sort();
+    assert_eq!(lines, expected);
+}
+
+#[test]
+fn moves_with_a_position_and_the_rule_option() {
+    // Mate on the board: under mate-ends-game no move; by default the
+    // King was removed at once (5.1) and Black plays on.
+    let fen = "3k3R/7R/8/8/8/8/8/4K3 b - 0 1";
+    let o = legion(&["moves", "--fen", fen, "--mate-ends-game"]);
+    assert!(o.status.success());
+    assert_eq!(stdout(&o), "");
+    let o = legion(&["moves", "--fen", fen]);
+    assert!(o.status.success());
+    assert_eq!(stdout(&o), "", "Black has no piece left at all");
+}
+
+#[test]
+fn perft_prints_nodes_last_and_divide_per_move() {
+    let o = legion(&["perft", "--depth", "3"]);
+    assert_eq!(stdout(&o), "nodes 18067\n");
+    let o = legion(&["perft", "--depth", "2", "--divide"]);
+    let out = stdout(&o);
+    let lines: Vec<&str> = out.lines().collect();
+    assert_eq!(lines.len(), 27);
+    assert_eq!(*lines.last().unwrap(), "nodes 670");
+    let mut moves: Vec<&str> = lines[..26]
+        .iter()
+        .map(|l| l.split(' ').next().unwrap())
+        .collect();
+    let sorted = {
+        let mut s = moves.clone();
+        s.sort();
+        s
+    };
+    assert_eq!(moves, sorted);
+    let total: u64 = lines[..26]
+        .iter()
+        .map(|l| l.split(' ').nth(1).unwrap().parse::<u64>().unwrap())
+        .sum();
+    assert_eq!(total, 670);
+    moves.dedup();
+    assert_eq!(moves.len(), 26);
+    let o = legion(&["perft", "--depth", "0"]);
+    assert_eq!(stdout(&o), "nodes 1\n");
+}
+
+#[test]
+fn apply_plays_moves_in_either_notation() {
+    // d4xe5 lands on f6 (4.2 forces it), e7xf6 lands on g5, then Nf3.
+    let o = legion(&["apply", "c3d4", "f6-e5", "d4:f6", "e7xg5", "Nf3"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert_eq!(
+        stdout(&o),
+        "rnbkqbnr/m1m3m1/1m1m3m/6m1/8/M3MNM1/1M1M1M1M/RNBQKB1R b KQkq 1 3\n"
+    );
+    let o = legion(&["apply", "--fen", "3k4/8/8/8/8/8/8/R3K2R w KQ 0 1", "O-O"]);
+    assert_eq!(stdout(&o), "3k4/8/8/8/8/8/8/R4RK1 b - 1 1\n");
+}
+
+#[test]
+fn show_draws_the_board_with_constructs() {
+    let o = legion(&["show", "--fen", "3k4/8/8/2[Qm]5/8/8/8/4K3 b - 0 1"]);
+    let out = stdout(&o);
+    assert!(out.contains("[Qm]"), "{out}");
+    assert!(out.contains("Black to move"), "{out}");
+    assert!(out.contains("Phase 1"), "{out}");
+    let o = legion(&["show", "--fen", "6k1/8/8/8/8/8/8/4K1R1 b - 0 1"]);
+    assert!(stdout(&o).contains("in check"));
+    let o = legion(&["show", "--fen", "3k4/8/8/8/8/8/8/3R4 b - 0 1"]);
+    assert!(stdout(&o).contains("Phase 2: White has lost its King"));
+}
+
+#[test]
+fn bad_input_is_one_line_with_status_2() {
+    assert_one_line_error(&legion(&["moves", "--fen", "8/8/8 w - 0 1"]), "6.2");
+    assert_one_line_error(
+        &legion(&["moves", "--fen", "3k4/8/8/8/8/8/8/1M2K3 w - 0 1"]),
+        "1.4",
+    );
+    assert_one_line_error(&legion(&["apply", "c3c4"]), "move 1 'c3c4'");
+    assert_one_line_error(&legion(&["apply", "c3d4", "g1f3"]), "it is Black's turn");
+    assert_one_line_error(&legion(&["apply", "c3d4", "d6d5"]), "2.4");
+    assert_one_line_error(&legion(&["apply", "zz"]), "6.4");
+    assert_one_line_error(&legion(&["perft"]), "--depth");
+    assert_one_line_error(&legion(&["perft", "--depth", "-1"]), "-1");
+    assert_one_line_error(&legion(&["frobnicate"]), "frobnicate");
+    assert_one_line_error(&legion(&["moves", "--fen", "\u{1F600}"]), "LFEN");
+}
