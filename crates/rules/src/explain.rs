@@ -56,6 +56,8 @@ fn placed_list(items: &[Placed]) -> String {
 /// `Display` writes "rule: explanation".
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Illegal {
+    /// A move names at least two squares (6.3).
+    TooFewSquares,
     /// The game is over: the side to move has no legal move (5.2).
     NoLegalMove {
         color: Color,
@@ -177,6 +179,7 @@ impl Illegal {
     pub fn rule(&self) -> &'static str {
         use Illegal::*;
         match self {
+            TooFewSquares => "6.3",
             NoLegalMove { .. } => "5.2",
             EmptySquare { .. } | NotYourPiece { .. } => "1.2",
             ChessPieceMultiStep { .. } => "6.3",
@@ -212,6 +215,7 @@ impl fmt::Display for Illegal {
         use Illegal::*;
         write!(f, "{}: ", self.rule())?;
         match self {
+            TooFewSquares => write!(f, "a move names the squares its piece visits, at least two"),
             NoLegalMove { color } => write!(f, "{color} has no legal move: the game is over"),
             EmptySquare { square } => write!(f, "there is no piece on {square}"),
             NotYourPiece { piece, turn } => write!(
@@ -364,6 +368,9 @@ fn placed(pos: &Position, sq: Square) -> Option<Placed> {
 /// there is none. For a capture series any valid path is accepted (4.5),
 /// and start and end alone suffice when only one legal series joins them.
 pub fn find_move(pos: &Position, squares: &[Square]) -> Result<Move, Illegal> {
+    if squares.len() < 2 {
+        return Err(Illegal::TooFewSquares);
+    }
     let legal = pos.legal_moves();
     if let Some(m) = match_legal(pos, &legal, squares) {
         return Ok(m);

@@ -1,6 +1,30 @@
 //! The rules of Legion: chess pieces and a Russian-draughts army on one
 //! board. Every rule here follows `docs/RULES.md`; rule numbers in comments
 //! and errors refer to it.
+//!
+//! ```
+//! use legion_rules::{Position, notation};
+//!
+//! let pos = Position::initial();
+//! assert_eq!(pos.legal_moves().len(), 26); // RULES Part VII
+//!
+//! // Moves are read in either notation, and illegal ones explained.
+//! let m = notation::parse_move(&pos, "c3-d4").unwrap();
+//! let pos = pos.after(m);
+//! let err = notation::parse_move(&pos, "d4c3").unwrap_err();
+//! assert!(err.to_string().starts_with("1.2:")); // it is Black's turn
+//!
+//! // Positions are written and read as LFEN (6.2).
+//! let again: Position = pos.to_lfen().parse().unwrap();
+//! assert_eq!(again, pos);
+//! ```
+//!
+//! Where each rule lives: placement and constructs in [`Board`]; check
+//! (3.2) in [`Board::attackers`]; legal moves with the obligation order of
+//! 4.2 in `movegen`, Legion capture series (4.3, 4.5) in `capture`; making
+//! a move and the King removal of 5.1 in [`Position::play`]; draws and
+//! results (5.2, 5.3) in [`game`]; notation (6.2–6.5) in [`lfen`],
+//! [`notation`] and [`record`]; reasons for illegal moves in [`explain`].
 
 pub mod attacks;
 mod bitboard;
