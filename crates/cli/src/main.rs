@@ -2,6 +2,7 @@
 //! arguments and prints; the libraries do the work.
 
 mod diagram;
+mod engine_cmds;
 mod rules_cmds;
 
 use std::process::ExitCode;
@@ -29,6 +30,10 @@ enum Command {
     Apply(rules_cmds::ApplyArgs),
     /// Show a position as a board diagram.
     Show(rules_cmds::PositionArgs),
+    /// Speak the UCI-style engine protocol on stdin/stdout (docs/PROTOCOL.md).
+    Uci,
+    /// Search fixed positions to a fixed depth: node signature and speed.
+    Bench(engine_cmds::BenchArgs),
 }
 
 /// A failure to report on one line, with exit status 2.
@@ -82,6 +87,8 @@ fn main() -> ExitCode {
         Command::Perft(a) => rules_cmds::perft(a),
         Command::Apply(a) => rules_cmds::apply(a),
         Command::Show(a) => rules_cmds::show(a),
+        Command::Uci => engine_cmds::uci(),
+        Command::Bench(a) => engine_cmds::bench(a),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

@@ -19,7 +19,8 @@ use crate::{Bitboard, Board, Color, Move, MoveList, Occupant, Piece, Position, R
 
 /// What the side to move must respect to keep its King out of check.
 struct Safety {
-    king: Square,
+    /// None for a side that has lost its King (5.1): nothing restricts it.
+    king: Option<Square>,
     /// Non-King moves must land on one of these (all squares if not in check).
     check_mask: Bitboard,
     in_check: bool,
@@ -31,6 +32,17 @@ struct Safety {
 }
 
 impl Safety {
+    /// A side without a King is never in check (5.1).
+    fn kingless() -> Safety {
+        Safety {
+            king: None,
+            check_mask: Bitboard::FULL,
+            in_check: false,
+            pinned: Bitboard::EMPTY,
+            pins: ArrayVec::new(),
+        }
+    }
+
     #[inline]
     fn pin(&mut self, sq: Square, allowed: Bitboard) {
         if self.pins.try_push((sq, allowed)).is_ok() {
@@ -65,7 +77,7 @@ fn safety(board: &Board, us: Color, k: Square, checkers: Bitboard) -> Safety {
     let occ = board.occupied();
     let ours = board.by_color(us);
     let mut s = Safety {
-        king: k,
+        king: Some(k),
         check_mask: Bitboard::FULL,
         in_check: false,
         pinned: Bitboard::EMPTY,
@@ -174,29 +186,46 @@ fn legal_series(pos: &Position, king: Option<Square>, out: &mut MoveList) -> usi
     out.len() - start
 }
 
-/// All legal moves of the side to move, appended to `out`.
+/// Which legal moves to generate.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Mode {
+    All,
+    /// Captures and crownings, for quiescence search; in check, every
+    /// evasion; when a Legion capture is compulsory, those captures.
+    Noisy,
+    /// Stop at the first legal move found.
+    Any,
+}
+
+/// The legal moves of the side to move, appended to `out`.
 pub(crate) fn legal_moves(pos: &Position, out: &mut MoveList) {
+    generate(pos, out, Mode::All);
+}
+
+pub(crate) fn generate(pos: &Position, out: &mut MoveList, mut mode: Mode) {
     let board = &pos.board;
     let us = pos.turn;
     let king = board.king(us);
-    let safety = king.map(|k| safety(board, us, k, pos.checkers));
-    let in_check = safety.as_ref().is_some_and(|s| s.in_check);
+    let safety = match king {
+        Some(k) => safety(board, us, k, pos.checkers),
+        None => Safety::kingless(),
+    };
 
     // 4.2.2: a legal Legion capture, when not in check, is compulsory.
     let captures = legal_series(pos, king, out);
-    if captures > 0 && !in_check {
+    if captures > 0 && (!safety.in_check || mode == Mode::Any) {
         return;
     }
-    match &safety {
-        Some(s) => quiet_and_chess_moves(pos, s, out),
-        None => unrestricted_moves(pos, out),
+    if mode == Mode::Noisy && safety.in_check {
+        mode = Mode::All;
     }
+    other_moves(pos, &safety, mode, out);
 }
 
 /// Whether the side to move has any legal move (for 5.1 and 5.2).
 pub(crate) fn has_legal_move(pos: &Position) -> bool {
     let mut list = MoveList::new();
-    legal_moves(pos, &mut list);
+    generate(pos, &mut list, Mode::Any);
     !list.is_empty()
 }
 
@@ -205,18 +234,6 @@ pub(crate) fn has_legal_move(pos: &Position) -> bool {
 #[inline]
 fn chess_targets(board: &Board, us: Color) -> Bitboard {
     !board.by_color(us) & !board.by_role(Role::King)
-}
-
-#[inline]
-fn chess_attacks(role: Role, sq: Square, occ: Bitboard) -> Bitboard {
-    match role {
-        Role::Knight => knight_attacks(sq),
-        Role::Bishop => bishop_attacks(sq, occ),
-        Role::Rook => rook_attacks(sq, occ),
-        Role::Queen => bishop_attacks(sq, occ) | rook_attacks(sq, occ),
-        Role::King => king_attacks(sq),
-        _ => Bitboard::EMPTY,
-    }
 }
 
 #[inline]
@@ -257,18 +274,26 @@ fn push_steps(
     }
 }
 
-fn quiet_and_chess_moves(pos: &Position, s: &Safety, out: &mut MoveList) {
+fn other_moves(pos: &Position, s: &Safety, mode: Mode, out: &mut MoveList) {
     let board = &pos.board;
     let us = pos.turn;
     let ours = board.by_color(us);
     let occ = board.occupied();
-    let targets = chess_targets(board, us);
+    let mut targets = chess_targets(board, us);
+    if mode == Mode::Noisy {
+        targets &= board.by_color(!us);
+    }
+    let done = |out: &MoveList| mode == Mode::Any && !out.is_empty();
 
     // King moves: the destination must not be attacked once the King has left.
-    let k = s.king;
-    for to in king_attacks(k) & targets {
-        if !king_square_attacked(board, us, k, to) {
-            push_chess(board, Role::King, k, Bitboard::from(to), out);
+    if let Some(k) = s.king {
+        for to in king_attacks(k) & targets {
+            if !king_square_attacked(board, us, k, to) {
+                push_chess(board, Role::King, k, Bitboard::from(to), out);
+                if done(out) {
+                    return;
+                }
+            }
         }
     }
 
@@ -277,18 +302,30 @@ fn quiet_and_chess_moves(pos: &Position, s: &Safety, out: &mut MoveList) {
         // A pinned Knight can never stay on its line.
         let to = knight_attacks(from) & targets & s.check_mask;
         push_chess(board, Role::Knight, from, to, out);
+        if done(out) {
+            return;
+        }
     }
     for from in board.by_role(Role::Bishop) & ours {
         let to = bishop_attacks(from, occ) & targets & s.allowed(from);
         push_chess(board, Role::Bishop, from, to, out);
+        if done(out) {
+            return;
+        }
     }
     for from in board.by_role(Role::Rook) & ours {
         let to = rook_attacks(from, occ) & targets & s.allowed(from);
         push_chess(board, Role::Rook, from, to, out);
+        if done(out) {
+            return;
+        }
     }
     for from in board.by_role(Role::Queen) & ours {
         let to = (rook_attacks(from, occ) | bishop_attacks(from, occ)) & targets & s.allowed(from);
         push_chess(board, Role::Queen, from, to, out);
+        if done(out) {
+            return;
+        }
     }
 
     // The Legion's steps: unpinned men all at once, direction by direction.
@@ -298,8 +335,13 @@ fn quiet_and_chess_moves(pos: &Position, s: &Safety, out: &mut MoveList) {
         Color::White => [0, 1],
         Color::Black => [2, 3],
     };
+    // In quiescence only crowning steps count (2.5).
+    let step_targets = match mode {
+        Mode::Noisy => !occ & s.check_mask & far_rank(us),
+        _ => !occ & s.check_mask,
+    };
     for d in forward {
-        for to in shift_diagonal(d, free_men) & !occ & s.check_mask {
+        for to in shift_diagonal(d, free_men) & step_targets {
             let from = diagonal_step(opposite(d), to).unwrap_or(to);
             out.push(Move::step(
                 Role::Man,
@@ -310,14 +352,26 @@ fn quiet_and_chess_moves(pos: &Position, s: &Safety, out: &mut MoveList) {
         }
     }
     for from in men & s.pinned {
-        push_steps(board, us, from, Role::Man, s.allowed(from), out);
+        let allowed = match mode {
+            Mode::Noisy => s.allowed(from) & far_rank(us),
+            _ => s.allowed(from),
+        };
+        push_steps(board, us, from, Role::Man, allowed, out);
+    }
+    if done(out) || mode == Mode::Noisy {
+        return;
     }
     for from in board.pieces(us, Role::Tama) {
         push_steps(board, us, from, Role::Tama, s.allowed(from), out);
+        if done(out) {
+            return;
+        }
     }
 
     // Castling (2.2): not out of, through or into check.
-    if !s.in_check {
+    if let Some(k) = s.king
+        && !s.in_check
+    {
         for side in CastlingSide::ALL {
             if !pos.castling.has(us, side) {
                 continue;
@@ -342,27 +396,11 @@ fn quiet_and_chess_moves(pos: &Position, s: &Safety, out: &mut MoveList) {
     }
 }
 
-/// A side without a King (5.1) is never in check: every move is legal.
-fn unrestricted_moves(pos: &Position, out: &mut MoveList) {
-    let board = &pos.board;
-    let us = pos.turn;
-    let ours = board.by_color(us);
-    let occ = board.occupied();
-    let targets = chess_targets(board, us);
-    for role in [Role::Queen, Role::Rook, Role::Bishop, Role::Knight] {
-        for from in board.by_role(role) & ours {
-            push_chess(
-                board,
-                role,
-                from,
-                chess_attacks(role, from, occ) & targets,
-                out,
-            );
-        }
-    }
-    for role in [Role::Man, Role::Tama] {
-        for from in board.pieces(us, role) {
-            push_steps(board, us, from, role, Bitboard::FULL, out);
-        }
+/// The far rank of `color` (2.5).
+#[inline]
+fn far_rank(color: Color) -> Bitboard {
+    match color {
+        Color::White => Bitboard::RANK_8,
+        Color::Black => Bitboard::RANK_1,
     }
 }

@@ -197,6 +197,13 @@ impl Position {
         movegen::legal_moves(self, list);
     }
 
+    /// The legal moves quiescence search needs: captures and crownings;
+    /// every legal move when in check; the Legion captures when one is
+    /// compulsory (4.2).
+    pub fn noisy_moves_into(&self, list: &mut MoveList) {
+        movegen::generate(self, list, movegen::Mode::Noisy);
+    }
+
     pub fn has_legal_move(&self) -> bool {
         movegen::has_legal_move(self)
     }

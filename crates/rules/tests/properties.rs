@@ -20,6 +20,22 @@ fn check_game(start: Position, choices: &[u16], explain_sample: usize) {
         assert_eq!(back, pos);
         assert_eq!(back.hash(), pos.hash());
         let moves = pos.legal_moves();
+        // The generator's other modes agree with the full list.
+        assert_eq!(pos.has_legal_move(), !moves.is_empty());
+        let mut noisy = legion_rules::MoveList::new();
+        pos.noisy_moves_into(&mut noisy);
+        let forced = moves
+            .iter()
+            .any(|m| m.kind() == legion_rules::MoveKind::Jump);
+        let mut expected: Vec<_> = moves
+            .iter()
+            .copied()
+            .filter(|m| pos.is_check() || forced || m.is_capture() || m.crowns())
+            .collect();
+        let mut got: Vec<_> = noisy.to_vec();
+        expected.sort();
+        got.sort();
+        assert_eq!(got, expected, "noisy moves of {pos}");
         // Both notations name each move and read back to it.
         for &m in &moves {
             assert_eq!(parse_move(&pos, &canonical(&pos, m)).unwrap(), m, "{pos}");

@@ -1,0 +1,111 @@
+//! An engine instance: options, the transposition table kept between
+//! moves, and a game seed for the levels' variety.
+
+use std::sync::atomic::AtomicBool;
+
+use legion_rules::{Position, Rules};
+
+use crate::levels::Level;
+use crate::search::{self, Config, Info, Limits, Outcome};
+use crate::{Table, Weights};
+
+/// Settings that the protocol's `setoption` changes.
+#[derive(Clone, Debug)]
+pub struct Options {
+    pub threads: usize,
+    pub hash_mb: usize,
+    pub level: u8,
+    pub rules: Rules,
+    pub weights: Weights,
+    /// Name of the weights for display: tuned, handset, material.
+    pub eval_name: String,
+}
+
+impl Default for Options {
+    fn default() -> Options {
+        Options {
+            threads: 1,
+            hash_mb: 64,
+            level: 10,
+            rules: Rules::DEFAULT,
+            weights: Weights::tuned(),
+            eval_name: "tuned".to_string(),
+        }
+    }
+}
+
+pub struct Engine {
+    options: Options,
+    tt: Table,
+    seed: u64,
+}
+
+impl Engine {
+    pub fn new(options: Options) -> Engine {
+        let tt = Table::new(options.hash_mb);
+        Engine {
+            options,
+            tt,
+            seed: 0x5EED_1E61_0000_0001,
+        }
+    }
+
+    pub fn options(&self) -> &Options {
+        &self.options
+    }
+
+    /// Applies new options; the table is rebuilt if its size changed.
+    pub fn set_options(&mut self, options: Options) {
+        if options.hash_mb != self.options.hash_mb {
+            self.tt = Table::new(options.hash_mb);
+        }
+        self.options = options;
+    }
+
+    /// Forgets the last game; `seed` varies the levels' choices.
+    pub fn new_game(&mut self, seed: u64) {
+        self.tt.clear();
+        self.seed = seed;
+    }
+
+    /// The best move for `pos` within `limits` and the level's caps.
+    /// `history` holds the hashes of the game's earlier positions.
+    pub fn go(
+        &self,
+        pos: &Position,
+        history: &[u64],
+        limits: &Limits,
+        stop: &AtomicBool,
+        info: &mut dyn FnMut(&Info),
+    ) -> Outcome {
+        let level = Level::get(self.options.level);
+        let mut limits = limits.clone();
+        if let Some(d) = level.depth {
+            limits.depth = Some(limits.depth.map_or(d, |x| x.min(d)));
+        }
+        if let Some(n) = level.nodes {
+            limits.nodes = Some(limits.nodes.map_or(n, |x| x.min(n)));
+        }
+        if let Some(t) = level.max_time {
+            limits.movetime = Some(limits.movetime.map_or(t, |x| x.min(t)));
+        }
+        // Below full strength, a level alone bounds the search, so `go`
+        // with no limits (or `infinite`) must still end.
+        if self.options.level < 10 {
+            limits.infinite = false;
+        }
+        let config = Config {
+            weights: self.options.weights.clone(),
+            threads: if self.options.level < 10 {
+                1
+            } else {
+                self.options.threads
+            },
+            noise: level.noise,
+            variety: level.variety,
+            variety_until_move: level.variety_until_move,
+            seed: self.seed,
+        };
+        search::search(pos, history, &limits, &config, &self.tt, stop, info)
+    }
+}

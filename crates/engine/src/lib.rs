@@ -1,0 +1,18 @@
+//! The Legion engine: evaluation, search, levels for people, and the
+//! UCI-style protocol. It plays by the rules of `legion-rules` and never
+//! parses text below the protocol layer.
+
+pub mod bench;
+pub mod engine;
+pub mod eval;
+pub mod levels;
+pub mod search;
+pub mod tt;
+mod tuned;
+pub mod uci;
+
+pub use engine::{Engine, Options};
+pub use eval::{Feature, Weights, evaluate};
+pub use levels::Level;
+pub use search::{Config, Info, Limits, Outcome, search};
+pub use tt::Table;

@@ -1,0 +1,388 @@
+//! The UCI-style text protocol (docs/PROTOCOL.md): commands on one input,
+//! answers on one output. Searches run on their own thread so `stop` and
+//! `isready` are answered at once. Nothing here panics on bad input: every
+//! malformed command gets an `info string error: ...` line.
+
+use std::io::{BufRead, Write};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Mutex};
+use std::thread::JoinHandle;
+use std::time::Duration;
+
+use legion_rules::notation::{canonical, parse_move};
+use legion_rules::{INITIAL_LFEN, Move, Position, Rules};
+
+use crate::engine::{Engine, Options};
+use crate::search::{Info, Limits, score_text};
+use crate::{Weights, eval};
+
+pub const NAME: &str = concat!("Legion ", env!("CARGO_PKG_VERSION"));
+
+type Out = Arc<Mutex<Box<dyn Write + Send>>>;
+
+fn say(out: &Out, line: &str) {
+    if let Ok(mut w) = out.lock() {
+        let _ = writeln!(w, "{line}");
+        let _ = w.flush();
+    }
+}
+
+fn error(out: &Out, msg: &str) {
+    say(out, &format!("info string error: {msg}"));
+}
+
+/// The game as the protocol last set it.
+#[derive(Clone)]
+struct Game {
+    start: String,
+    moves: Vec<String>,
+}
+
+struct Session {
+    out: Out,
+    engine: Arc<Mutex<Engine>>,
+    options: Options,
+    game: Game,
+    stop: Arc<AtomicBool>,
+    search: Option<JoinHandle<()>>,
+}
+
+/// Reads commands until `quit` or the end of input.
+pub fn run(input: impl BufRead, output: Box<dyn Write + Send>) {
+    let options = Options::default();
+    let mut s = Session {
+        out: Arc::new(Mutex::new(output)),
+        engine: Arc::new(Mutex::new(Engine::new(options.clone()))),
+        options,
+        game: Game {
+            start: INITIAL_LFEN.to_string(),
+            moves: Vec::new(),
+        },
+        stop: Arc::new(AtomicBool::new(false)),
+        search: None,
+    };
+    for line in input.lines() {
+        let Ok(line) = line else { break };
+        if !s.command(line.trim()) {
+            break;
+        }
+    }
+    s.finish_search();
+}
+
+impl Session {
+    /// Handles one command; false on `quit`.
+    fn command(&mut self, line: &str) -> bool {
+        let mut words = line.split_whitespace();
+        let Some(cmd) = words.next() else { return true };
+        let rest: Vec<&str> = words.collect();
+        match cmd {
+            "uci" => self.uci(),
+            "isready" => say(&self.out, "readyok"),
+            "ucinewgame" => {
+                self.finish_search();
+                let seed = self.seed_from(&rest);
+                if let Ok(mut e) = self.engine.lock() {
+                    e.new_game(seed);
+                }
+                self.game = Game {
+                    start: INITIAL_LFEN.to_string(),
+                    moves: Vec::new(),
+                };
+            }
+            "setoption" => {
+                self.finish_search();
+                self.setoption(&rest);
+            }
+            "position" => {
+                self.finish_search();
+                self.position(&rest);
+            }
+            "go" => self.go(&rest),
+            "stop" => self.finish_search(),
+            "quit" => return false,
+            "show" | "d" => self.show(),
+            "eval" => self.eval(),
+            _ => error(
+                &self.out,
+                &format!("unknown command '{cmd}' (see docs/PROTOCOL.md)"),
+            ),
+        }
+        true
+    }
+
+    fn seed_from(&self, rest: &[&str]) -> u64 {
+        rest.first()
+            .and_then(|s| s.parse().ok())
+            .unwrap_or(0x5EED_0000 ^ self.game.moves.len() as u64)
+    }
+
+    fn uci(&self) {
+        say(&self.out, &format!("id name {NAME}"));
+        say(&self.out, "id author The Legion developers");
+        say(
+            &self.out,
+            "option name Threads type spin default 1 min 1 max 64",
+        );
+        say(
+            &self.out,
+            "option name Hash type spin default 64 min 1 max 4096",
+        );
+        say(
+            &self.out,
+            "option name Level type spin default 10 min 1 max 10",
+        );
+        say(
+            &self.out,
+            "option name MateEndsGame type check default false",
+        );
+        say(
+            &self.out,
+            "option name Eval type combo default tuned var tuned var handset var material",
+        );
+        say(&self.out, "uciok");
+    }
+
+    fn rules(&self) -> Rules {
+        self.options.rules
+    }
+
+    /// Replays the current game; an error names the failing move.
+    fn replay(&self, game: &Game) -> Result<(Position, Vec<u64>), String> {
+        let mut pos = Position::from_lfen(&game.start, self.rules())
+            .map_err(|e| format!("invalid LFEN: {e}"))?;
+        let mut history = Vec::with_capacity(game.moves.len());
+        for (i, text) in game.moves.iter().enumerate() {
+            let m = parse_move(&pos, text).map_err(|e| format!("move {} '{text}': {e}", i + 1))?;
+            history.push(pos.hash());
+            pos.play(m);
+        }
+        Ok((pos, history))
+    }
+
+    fn setoption(&mut self, rest: &[&str]) {
+        // setoption name <Name> [value <v>]
+        let Some(name_at) = rest.iter().position(|w| *w == "name") else {
+            return error(
+                &self.out,
+                "setoption needs: setoption name <Name> value <value>",
+            );
+        };
+        let value_at = rest.iter().position(|w| *w == "value");
+        let name = rest[name_at + 1..value_at.unwrap_or(rest.len())].join(" ");
+        let value = value_at
+            .map(|v| rest[v + 1..].join(" "))
+            .unwrap_or_default();
+        let mut o = self.options.clone();
+        let number = |lo: usize, hi: usize| -> Result<usize, String> {
+            value
+                .parse::<usize>()
+                .ok()
+                .filter(|n| (lo..=hi).contains(n))
+                .ok_or_else(|| {
+                    format!("option {name} takes a whole number from {lo} to {hi}, not '{value}'")
+                })
+        };
+        let result = match name.to_ascii_lowercase().as_str() {
+            "threads" => number(1, 64).map(|n| o.threads = n),
+            "hash" => number(1, 4096).map(|n| o.hash_mb = n),
+            "level" => number(1, 10).map(|n| o.level = n as u8),
+            "mateendsgame" => match value.as_str() {
+                "true" => Ok(o.rules = Rules::MATE_ENDS_GAME),
+                "false" => Ok(o.rules = Rules::DEFAULT),
+                _ => Err(format!(
+                    "option MateEndsGame takes true or false, not '{value}'"
+                )),
+            },
+            "eval" => match Weights::by_name(&value) {
+                Some(w) => {
+                    o.weights = w;
+                    o.eval_name = value.clone();
+                    Ok(())
+                }
+                None => Err(format!(
+                    "option Eval takes tuned, handset or material, not '{value}'"
+                )),
+            },
+            _ => Err(format!("unknown option '{name}'")),
+        };
+        match result {
+            Ok(()) => {
+                let rules_changed = o.rules != self.options.rules;
+                self.options = o.clone();
+                if let Ok(mut e) = self.engine.lock() {
+                    e.set_options(o);
+                }
+                if rules_changed && let Err(e) = self.replay(&self.game) {
+                    error(&self.out, &format!("{e}; back to the initial position"));
+                    self.game = Game {
+                        start: INITIAL_LFEN.to_string(),
+                        moves: Vec::new(),
+                    };
+                }
+            }
+            Err(e) => error(&self.out, &e),
+        }
+    }
+
+    fn position(&mut self, rest: &[&str]) {
+        let moves_at = rest.iter().position(|w| *w == "moves");
+        let (setup, moves) = match moves_at {
+            Some(i) => (&rest[..i], &rest[i + 1..]),
+            None => (rest, &[][..]),
+        };
+        let start = match setup.first() {
+            Some(&"startpos") if setup.len() == 1 => INITIAL_LFEN.to_string(),
+            Some(&"lfen") | Some(&"fen") if setup.len() > 1 => setup[1..].join(" "),
+            _ => {
+                return error(
+                    &self.out,
+                    "position needs: position startpos [moves ...] or position lfen <LFEN> [moves ...]",
+                );
+            }
+        };
+        let game = Game {
+            start,
+            moves: moves.iter().map(|m| m.to_string()).collect(),
+        };
+        match self.replay(&game) {
+            Ok(_) => self.game = game,
+            Err(e) => error(&self.out, &format!("{e}; position unchanged")),
+        }
+    }
+
+    fn go(&mut self, rest: &[&str]) {
+        if self.search.as_ref().is_some_and(|h| !h.is_finished()) {
+            return error(&self.out, "already searching; send stop first");
+        }
+        self.finish_search();
+        let limits = match parse_go(rest) {
+            Ok(l) => l,
+            Err(e) => return error(&self.out, &e),
+        };
+        let (pos, history) = match self.replay(&self.game) {
+            Ok(x) => x,
+            Err(e) => return error(&self.out, &e),
+        };
+        self.stop.store(false, Ordering::Relaxed);
+        let stop = self.stop.clone();
+        let engine = self.engine.clone();
+        let out = self.out.clone();
+        self.search = Some(std::thread::spawn(move || {
+            let Ok(engine) = engine.lock() else { return };
+            let mut report = |i: &Info| say(&out, &info_line(&pos, i));
+            let result = engine.go(&pos, &history, &limits, &stop, &mut report);
+            // `infinite` waits for `stop` before answering.
+            while limits.infinite && !stop.load(Ordering::Relaxed) {
+                std::thread::sleep(Duration::from_millis(2));
+            }
+            match result.best {
+                Some(m) => say(&out, &format!("bestmove {}", canonical(&pos, m))),
+                None => say(&out, "bestmove (none)"),
+            }
+        }));
+    }
+
+    /// Stops a running search and waits for its `bestmove`.
+    fn finish_search(&mut self) {
+        self.stop.store(true, Ordering::Relaxed);
+        if let Some(h) = self.search.take() {
+            let _ = h.join();
+        }
+    }
+
+    fn show(&self) {
+        match self.replay(&self.game) {
+            Ok((pos, _)) => {
+                say(&self.out, &format!("info string lfen {}", pos.to_lfen()));
+                say(
+                    &self.out,
+                    &format!(
+                        "info string level {}",
+                        crate::Level::get(self.options.level).describe()
+                    ),
+                );
+            }
+            Err(e) => error(&self.out, &e),
+        }
+    }
+
+    fn eval(&self) {
+        if let Ok((pos, _)) = self.replay(&self.game) {
+            let v = eval::evaluate(&pos, &self.options.weights);
+            say(
+                &self.out,
+                &format!(
+                    "info string eval {v} (side to move, {})",
+                    self.options.eval_name
+                ),
+            );
+        }
+    }
+}
+
+/// `go [depth N] [nodes N] [movetime MS] [wtime MS] [btime MS] [winc MS]
+/// [binc MS] [movestogo N] [infinite]`.
+pub fn parse_go(words: &[&str]) -> Result<Limits, String> {
+    let mut l = Limits::default();
+    let mut i = 0;
+    while i < words.len() {
+        let key = words[i];
+        if key == "infinite" {
+            l.infinite = true;
+            i += 1;
+            continue;
+        }
+        let value = words
+            .get(i + 1)
+            .ok_or_else(|| format!("go {key} needs a number"))?;
+        let n: u64 = value
+            .parse()
+            .map_err(|_| format!("go {key} needs a whole number, not '{value}'"))?;
+        let ms = Some(Duration::from_millis(n));
+        match key {
+            "depth" => l.depth = Some(n.clamp(1, 90) as i32),
+            "nodes" => l.nodes = Some(n.max(1)),
+            "movetime" => l.movetime = ms,
+            "wtime" => l.wtime = ms,
+            "btime" => l.btime = ms,
+            "winc" => l.winc = ms,
+            "binc" => l.binc = ms,
+            "movestogo" => l.movestogo = Some(n.clamp(1, 1000) as u32),
+            _ => return Err(format!("unknown go parameter '{key}'")),
+        }
+        i += 2;
+    }
+    Ok(l)
+}
+
+/// `info depth .. seldepth .. score .. nodes .. nps .. time .. hashfull .. pv ..`
+pub fn info_line(pos: &Position, i: &Info) -> String {
+    let ms = i.time.as_millis().max(1);
+    let nps = i.nodes as u128 * 1000 / ms;
+    format!(
+        "info depth {} seldepth {} score {} nodes {} nps {} time {} hashfull {} pv {}",
+        i.depth,
+        i.seldepth,
+        score_text(i.score),
+        i.nodes,
+        nps,
+        i.time.as_millis(),
+        i.hashfull,
+        pv_text(pos, &i.pv)
+    )
+}
+
+/// A principal variation in canonical moves, replayed from `pos`.
+pub fn pv_text(pos: &Position, pv: &[Move]) -> String {
+    let mut p = *pos;
+    let mut words = Vec::with_capacity(pv.len());
+    for &m in pv {
+        if !p.is_legal(m) {
+            break;
+        }
+        words.push(canonical(&p, m));
+        p.play(m);
+    }
+    words.join(" ")
+}
