@@ -188,8 +188,14 @@ impl Session {
             "hash" => number(1, 4096).map(|n| o.hash_mb = n),
             "level" => number(1, 10).map(|n| o.level = n as u8),
             "mateendsgame" => match value.as_str() {
-                "true" => Ok(o.rules = Rules::MATE_ENDS_GAME),
-                "false" => Ok(o.rules = Rules::DEFAULT),
+                "true" | "false" => {
+                    o.rules = if value == "true" {
+                        Rules::MATE_ENDS_GAME
+                    } else {
+                        Rules::DEFAULT
+                    };
+                    Ok(())
+                }
                 _ => Err(format!(
                     "option MateEndsGame takes true or false, not '{value}'"
                 )),
