@@ -3,6 +3,8 @@
 
 mod diagram;
 mod engine_cmds;
+mod match_cmd;
+mod play_cmd;
 mod rules_cmds;
 
 use std::process::ExitCode;
@@ -30,10 +32,16 @@ enum Command {
     Apply(rules_cmds::ApplyArgs),
     /// Show a position as a board diagram.
     Show(rules_cmds::PositionArgs),
+    /// Play the engine in the terminal (or --watch it play itself).
+    Play(play_cmd::PlayArgs),
     /// Speak the UCI-style engine protocol on stdin/stdout (docs/PROTOCOL.md).
     Uci,
     /// Search fixed positions to a fixed depth: node signature and speed.
     Bench(engine_cmds::BenchArgs),
+    /// Play games between two players and measure the difference.
+    Match(match_cmd::MatchArgs),
+    /// Generate balanced opening positions for matches.
+    Openings(engine_cmds::OpeningsArgs),
 }
 
 /// A failure to report on one line, with exit status 2.
@@ -87,8 +95,11 @@ fn main() -> ExitCode {
         Command::Perft(a) => rules_cmds::perft(a),
         Command::Apply(a) => rules_cmds::apply(a),
         Command::Show(a) => rules_cmds::show(a),
+        Command::Play(a) => play_cmd::run(a),
         Command::Uci => engine_cmds::uci(),
         Command::Bench(a) => engine_cmds::bench(a),
+        Command::Match(a) => match_cmd::run(a),
+        Command::Openings(a) => engine_cmds::openings(a),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

@@ -99,7 +99,10 @@ pub struct Outcome {
 /// State shared by the threads of one search.
 pub struct Shared<'a> {
     pub tt: &'a Table,
-    pub stop: &'a AtomicBool,
+    /// The caller's stop request; only read.
+    pub external: &'a AtomicBool,
+    /// Set when any thread decides the search is over.
+    pub stop: AtomicBool,
     pub nodes: AtomicU64,
 }
 
@@ -149,7 +152,8 @@ pub fn search(
     let start = Instant::now();
     let shared = Shared {
         tt,
-        stop,
+        external: stop,
+        stop: AtomicBool::new(false),
         nodes: AtomicU64::new(0),
     };
     let (soft, hard) = allocate(limits, pos.turn());
@@ -254,7 +258,7 @@ impl<'a> Searcher<'a> {
                 .fetch_add(self.unflushed, Ordering::Relaxed)
                 + self.unflushed;
             self.unflushed = 0;
-            if self.shared.stop.load(Ordering::Relaxed)
+            if self.shared.external.load(Ordering::Relaxed)
                 || self.deadline.is_some_and(|d| Instant::now() >= d)
                 || self.node_limit.is_some_and(|n| total >= n)
             {

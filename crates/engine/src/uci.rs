@@ -45,6 +45,8 @@ struct Session {
     game: Game,
     stop: Arc<AtomicBool>,
     search: Option<JoinHandle<()>>,
+    /// The running search waits for `stop`.
+    infinite: bool,
 }
 
 /// Reads commands until `quit` or the end of input.
@@ -60,14 +62,23 @@ pub fn run(input: impl BufRead, output: Box<dyn Write + Send>) {
         },
         stop: Arc::new(AtomicBool::new(false)),
         search: None,
+        infinite: false,
     };
+    let mut quit = false;
     for line in input.lines() {
         let Ok(line) = line else { break };
         if !s.command(line.trim()) {
+            quit = true;
             break;
         }
     }
-    s.finish_search();
+    // `quit` stops at once; the end of input lets a bounded search finish,
+    // so that `echo "go depth 8" | legion uci` answers.
+    if quit || s.infinite {
+        s.finish_search();
+    } else if let Some(h) = s.search.take() {
+        let _ = h.join();
+    }
 }
 
 impl Session {
@@ -271,6 +282,7 @@ impl Session {
             Err(e) => return error(&self.out, &e),
         };
         self.stop.store(false, Ordering::Relaxed);
+        self.infinite = limits.infinite;
         let stop = self.stop.clone();
         let engine = self.engine.clone();
         let out = self.out.clone();

@@ -1,0 +1,455 @@
+//! Players for matches and the terminal game: the engine in-process, a
+//! uniformly random mover, a one-ply greedy material player, and an
+//! external program speaking the protocol.
+
+use std::io::{BufRead, BufReader, Write};
+use std::process::{Child, ChildStdin, Command, Stdio};
+use std::sync::atomic::AtomicBool;
+use std::sync::mpsc::{Receiver, channel};
+use std::time::{Duration, Instant};
+
+use legion_rules::notation::{canonical, parse_move};
+use legion_rules::{Game, Move, Position, Rules};
+
+use crate::engine::{Engine, Options};
+use crate::search::Limits;
+use crate::{Weights, eval};
+
+/// How long a player may think about one move.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum MoveLimit {
+    Time(Duration),
+    Nodes(u64),
+    Depth(i32),
+}
+
+impl MoveLimit {
+    pub fn limits(self) -> Limits {
+        match self {
+            MoveLimit::Time(t) => Limits {
+                movetime: Some(t),
+                ..Limits::default()
+            },
+            MoveLimit::Nodes(n) => Limits {
+                nodes: Some(n),
+                ..Limits::default()
+            },
+            MoveLimit::Depth(d) => Limits {
+                depth: Some(d),
+                ..Limits::default()
+            },
+        }
+    }
+
+    /// The protocol's `go` arguments.
+    pub fn go_args(self) -> String {
+        match self {
+            MoveLimit::Time(t) => format!("movetime {}", t.as_millis()),
+            MoveLimit::Nodes(n) => format!("nodes {n}"),
+            MoveLimit::Depth(d) => format!("depth {d}"),
+        }
+    }
+}
+
+pub trait Player: Send {
+    fn name(&self) -> String;
+    /// A new game begins; `seed` varies choices between games.
+    fn new_game(&mut self, seed: u64, rules: Rules) -> Result<(), String>;
+    /// A legal move for the side to move in `game`.
+    fn choose(&mut self, game: &Game, limit: MoveLimit) -> Result<Move, String>;
+}
+
+/// What a player spec names (see `parse_spec`).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Spec {
+    Engine(Vec<(String, String)>),
+    Random,
+    Greedy,
+    External(Vec<String>, Vec<(String, String)>),
+}
+
+/// Reads a player spec:
+/// - `engine` or `engine:level=5,eval=material,hash=16,threads=1`
+/// - `random` (a uniformly random legal move)
+/// - `greedy` (the move that leaves the best material, one ply)
+/// - `cmd:PROGRAM ARGS...` with options after `;`: `cmd:legion uci;Level=3`
+pub fn parse_spec(text: &str) -> Result<Spec, String> {
+    let pairs = |s: &str| -> Result<Vec<(String, String)>, String> {
+        s.split(',')
+            .filter(|p| !p.trim().is_empty())
+            .map(|p| {
+                p.split_once('=')
+                    .map(|(k, v)| (k.trim().to_string(), v.trim().to_string()))
+                    .ok_or_else(|| format!("'{p}' is not name=value"))
+            })
+            .collect()
+    };
+    match text {
+        "random" => Ok(Spec::Random),
+        "greedy" => Ok(Spec::Greedy),
+        "engine" => Ok(Spec::Engine(Vec::new())),
+        _ => {
+            if let Some(rest) = text.strip_prefix("engine:") {
+                Ok(Spec::Engine(pairs(rest)?))
+            } else if let Some(rest) = text.strip_prefix("cmd:") {
+                let (cmd, opts) = rest.split_once(';').unwrap_or((rest, ""));
+                let argv: Vec<String> = cmd.split_whitespace().map(str::to_string).collect();
+                if argv.is_empty() {
+                    return Err("cmd: needs a program".to_string());
+                }
+                Ok(Spec::External(argv, pairs(opts)?))
+            } else {
+                Err(format!(
+                    "unknown player '{text}': use engine[:level=N,eval=NAME,...], random, greedy or cmd:PROGRAM"
+                ))
+            }
+        }
+    }
+}
+
+/// Makes a player from a spec.
+pub fn make(spec: &Spec) -> Result<Box<dyn Player>, String> {
+    match spec {
+        Spec::Random => Ok(Box::new(RandomPlayer { seed: 1 })),
+        Spec::Greedy => Ok(Box::new(GreedyPlayer { seed: 1 })),
+        Spec::Engine(pairs) => {
+            let mut o = Options {
+                hash_mb: 16,
+                ..Options::default()
+            };
+            let mut name = "engine".to_string();
+            for (k, v) in pairs {
+                let bad = || format!("engine option {k}={v} is not valid");
+                match k.to_ascii_lowercase().as_str() {
+                    "level" => {
+                        o.level = v
+                            .parse()
+                            .ok()
+                            .filter(|l| (1..=10).contains(l))
+                            .ok_or_else(bad)?
+                    }
+                    "threads" => {
+                        o.threads = v
+                            .parse()
+                            .ok()
+                            .filter(|t| (1..=64).contains(t))
+                            .ok_or_else(bad)?
+                    }
+                    "hash" => {
+                        o.hash_mb = v
+                            .parse()
+                            .ok()
+                            .filter(|h| (1..=4096).contains(h))
+                            .ok_or_else(bad)?
+                    }
+                    "eval" => {
+                        o.weights = Weights::by_name(v).ok_or_else(bad)?;
+                        o.eval_name = v.clone();
+                    }
+                    "name" => name = v.clone(),
+                    _ => return Err(format!("unknown engine option '{k}'")),
+                }
+                if k != "name" {
+                    name.push_str(&format!(" {k}={v}"));
+                }
+            }
+            Ok(Box::new(EnginePlayer {
+                engine: Engine::new(o),
+                name,
+            }))
+        }
+        Spec::External(argv, opts) => Ok(Box::new(External::start(argv, opts)?)),
+    }
+}
+
+/// Hashes of the positions before the current one, for repetition.
+fn history(game: &Game) -> Vec<u64> {
+    let p = game.positions();
+    p[..p.len() - 1].iter().map(Position::hash).collect()
+}
+
+pub struct EnginePlayer {
+    engine: Engine,
+    name: String,
+}
+
+impl EnginePlayer {
+    pub fn new(options: Options, name: &str) -> EnginePlayer {
+        EnginePlayer {
+            engine: Engine::new(options),
+            name: name.to_string(),
+        }
+    }
+
+    pub fn engine(&self) -> &Engine {
+        &self.engine
+    }
+}
+
+impl Player for EnginePlayer {
+    fn name(&self) -> String {
+        self.name.clone()
+    }
+
+    fn new_game(&mut self, seed: u64, rules: Rules) -> Result<(), String> {
+        let mut o = self.engine.options().clone();
+        o.rules = rules;
+        self.engine.set_options(o);
+        self.engine.new_game(seed);
+        Ok(())
+    }
+
+    fn choose(&mut self, game: &Game, limit: MoveLimit) -> Result<Move, String> {
+        let stop = AtomicBool::new(false);
+        let out = self.engine.go(
+            game.position(),
+            &history(game),
+            &limit.limits(),
+            &stop,
+            &mut |_| {},
+        );
+        out.best.ok_or_else(|| "no legal move".to_string())
+    }
+}
+
+/// xorshift64*: small, seeded, reproducible.
+fn next_random(state: &mut u64) -> u64 {
+    *state ^= *state >> 12;
+    *state ^= *state << 25;
+    *state ^= *state >> 27;
+    state.wrapping_mul(0x2545_F491_4F6C_DD1D)
+}
+
+/// Plays a uniformly random legal move.
+pub struct RandomPlayer {
+    seed: u64,
+}
+
+impl Player for RandomPlayer {
+    fn name(&self) -> String {
+        "random".to_string()
+    }
+
+    fn new_game(&mut self, seed: u64, _: Rules) -> Result<(), String> {
+        self.seed = seed | 1;
+        Ok(())
+    }
+
+    fn choose(&mut self, game: &Game, _: MoveLimit) -> Result<Move, String> {
+        let moves = game.position().legal_moves();
+        if moves.is_empty() {
+            return Err("no legal move".to_string());
+        }
+        Ok(moves[(next_random(&mut self.seed) % moves.len() as u64) as usize])
+    }
+}
+
+/// Looks one ply ahead and keeps the most material (random among equals).
+pub struct GreedyPlayer {
+    seed: u64,
+}
+
+impl Player for GreedyPlayer {
+    fn name(&self) -> String {
+        "greedy".to_string()
+    }
+
+    fn new_game(&mut self, seed: u64, _: Rules) -> Result<(), String> {
+        self.seed = seed | 1;
+        Ok(())
+    }
+
+    fn choose(&mut self, game: &Game, _: MoveLimit) -> Result<Move, String> {
+        let pos = game.position();
+        let material = Weights::handset().material_only();
+        let mut best: Vec<Move> = Vec::new();
+        let mut best_score = i32::MIN;
+        for m in pos.legal_moves() {
+            let after = pos.after(m);
+            // Leaving the opponent without a move wins at once (5.2).
+            let score = if !after.has_legal_move() {
+                i32::MAX
+            } else {
+                -eval::evaluate(&after, &material)
+            };
+            if score > best_score {
+                best_score = score;
+                best.clear();
+            }
+            if score == best_score {
+                best.push(m);
+            }
+        }
+        if best.is_empty() {
+            return Err("no legal move".to_string());
+        }
+        Ok(best[(next_random(&mut self.seed) % best.len() as u64) as usize])
+    }
+}
+
+/// Another program that speaks the protocol (docs/PROTOCOL.md).
+pub struct External {
+    name: String,
+    child: Child,
+    stdin: ChildStdin,
+    lines: Receiver<String>,
+}
+
+impl External {
+    pub fn start(argv: &[String], options: &[(String, String)]) -> Result<External, String> {
+        let mut child = Command::new(&argv[0])
+            .args(&argv[1..])
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .spawn()
+            .map_err(|e| format!("cannot start '{}': {e}", argv.join(" ")))?;
+        let stdin = child.stdin.take().ok_or("no stdin")?;
+        let stdout = child.stdout.take().ok_or("no stdout")?;
+        let (tx, lines) = channel();
+        std::thread::spawn(move || {
+            for line in BufReader::new(stdout).lines() {
+                let Ok(line) = line else { break };
+                if tx.send(line).is_err() {
+                    break;
+                }
+            }
+        });
+        let mut e = External {
+            name: argv.join(" "),
+            child,
+            stdin,
+            lines,
+        };
+        e.send("uci")?;
+        let id = e.wait_for("uciok", Duration::from_secs(10))?;
+        if let Some(n) = id.iter().find_map(|l| l.strip_prefix("id name ")) {
+            e.name = n.to_string();
+        }
+        for (k, v) in options {
+            e.send(&format!("setoption name {k} value {v}"))?;
+        }
+        Ok(e)
+    }
+
+    fn send(&mut self, line: &str) -> Result<(), String> {
+        writeln!(self.stdin, "{line}")
+            .and_then(|_| self.stdin.flush())
+            .map_err(|e| format!("{}: {e}", self.name))
+    }
+
+    fn wait_for(&mut self, prefix: &str, timeout: Duration) -> Result<Vec<String>, String> {
+        let deadline = Instant::now() + timeout;
+        let mut seen = Vec::new();
+        loop {
+            let left = deadline.saturating_duration_since(Instant::now());
+            match self.lines.recv_timeout(left) {
+                Ok(line) => {
+                    let done = line.starts_with(prefix);
+                    seen.push(line);
+                    if done {
+                        return Ok(seen);
+                    }
+                }
+                Err(_) => return Err(format!("{}: no '{prefix}' in time", self.name)),
+            }
+        }
+    }
+}
+
+impl Drop for External {
+    fn drop(&mut self) {
+        let _ = self.send("quit");
+        let deadline = Instant::now() + Duration::from_millis(500);
+        while Instant::now() < deadline {
+            if let Ok(Some(_)) = self.child.try_wait() {
+                return;
+            }
+            std::thread::sleep(Duration::from_millis(10));
+        }
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+impl Player for External {
+    fn name(&self) -> String {
+        self.name.clone()
+    }
+
+    fn new_game(&mut self, seed: u64, rules: Rules) -> Result<(), String> {
+        let mate = rules.mate_ends_game;
+        self.send(&format!("setoption name MateEndsGame value {mate}"))?;
+        self.send(&format!("ucinewgame {seed}"))?;
+        self.send("isready")?;
+        self.wait_for("readyok", Duration::from_secs(10))
+            .map(|_| ())
+    }
+
+    fn choose(&mut self, game: &Game, limit: MoveLimit) -> Result<Move, String> {
+        let start = game.start();
+        let mut words = vec![format!("position lfen {}", start.to_lfen())];
+        if !game.moves().is_empty() {
+            words.push("moves".to_string());
+            for (i, &m) in game.moves().iter().enumerate() {
+                words.push(canonical(&game.positions()[i], m));
+            }
+        }
+        self.send(&words.join(" "))?;
+        self.send(&format!("go {}", limit.go_args()))?;
+        let timeout = match limit {
+            MoveLimit::Time(t) => t * 3 + Duration::from_secs(2),
+            _ => Duration::from_secs(120),
+        };
+        let lines = self.wait_for("bestmove", timeout)?;
+        let text = lines
+            .last()
+            .and_then(|l| l.split_whitespace().nth(1))
+            .unwrap_or("")
+            .to_string();
+        // Only legal moves parse: anything else forfeits the game.
+        parse_move(game.position(), &text)
+            .map_err(|e| format!("{} played '{text}': {e}", self.name))
+    }
+}
+
+impl std::fmt::Debug for dyn Player {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.name())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn specs() {
+        assert_eq!(parse_spec("random"), Ok(Spec::Random));
+        assert_eq!(
+            parse_spec("engine:level=3,eval=material"),
+            Ok(Spec::Engine(vec![
+                ("level".into(), "3".into()),
+                ("eval".into(), "material".into())
+            ]))
+        );
+        assert_eq!(
+            parse_spec("cmd:legion uci;Level=2"),
+            Ok(Spec::External(
+                vec!["legion".into(), "uci".into()],
+                vec![("Level".into(), "2".into())]
+            ))
+        );
+        assert!(parse_spec("nonsense").is_err());
+        assert!(parse_spec("engine:level").is_err());
+        assert!(make(&parse_spec("engine:level=11").unwrap()).is_err());
+    }
+
+    #[test]
+    fn greedy_takes_material() {
+        let pos: Position = "q2k4/8/8/8/8/8/8/R3K3 w - 0 1".parse().unwrap();
+        let mut g = GreedyPlayer { seed: 1 };
+        let m = g.choose(&Game::new(pos), MoveLimit::Depth(1)).unwrap();
+        assert_eq!(canonical(&pos, m), "a1a8");
+    }
+}

@@ -1,0 +1,275 @@
+//! The match runner: games between two players from a set of balanced
+//! openings, each opening played with both colours, several games at a
+//! time, with a per-move limit; results as wins/draws/losses, Elo and SPRT.
+
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::mpsc::channel;
+use std::sync::{Arc, Mutex};
+
+use legion_rules::game::{DrawReason, Outcome};
+use legion_rules::{Color, Game, Position, Record, Rules};
+
+use crate::player::{self, MoveLimit, Spec};
+use crate::stats::{self, Tally};
+
+/// The committed balanced openings (docs/STRENGTH.md says how they were made).
+pub const OPENINGS: &str = include_str!("../openings.txt");
+
+pub fn openings(text: &str, rules: Rules) -> Result<Vec<Position>, String> {
+    text.lines()
+        .map(str::trim)
+        .filter(|l| !l.is_empty() && !l.starts_with('#'))
+        .enumerate()
+        .map(|(i, l)| Position::from_lfen(l, rules).map_err(|e| format!("opening {}: {e}", i + 1)))
+        .collect()
+}
+
+#[derive(Clone, Debug)]
+pub struct MatchConfig {
+    pub first: Spec,
+    pub second: Spec,
+    pub games: usize,
+    pub openings: Vec<Position>,
+    pub limit: MoveLimit,
+    pub concurrency: usize,
+    pub rules: Rules,
+    /// Games longer than this are adjudicated a draw.
+    pub max_plies: usize,
+    /// Stop early when the SPRT (elo0, elo1) decides, at 5% error rates.
+    pub sprt: Option<(f64, f64)>,
+    pub seed: u64,
+}
+
+/// One finished game, from the point of view of the first player.
+#[derive(Clone, Debug)]
+pub struct GameResult {
+    pub index: usize,
+    pub first_is_white: bool,
+    /// 1.0 win, 0.5 draw, 0.0 loss for the first player.
+    pub score: f64,
+    pub reason: String,
+    pub record: Record,
+}
+
+pub struct MatchReport {
+    pub tally: Tally,
+    pub games: Vec<GameResult>,
+    pub sprt: Option<SprtState>,
+    pub names: (String, String),
+}
+
+#[derive(Clone, Copy, Debug)]
+pub struct SprtState {
+    pub llr: f64,
+    pub lower: f64,
+    pub upper: f64,
+}
+
+impl SprtState {
+    pub fn verdict(&self) -> &'static str {
+        if self.llr >= self.upper {
+            "H1 accepted"
+        } else if self.llr <= self.lower {
+            "H0 accepted"
+        } else {
+            "continue"
+        }
+    }
+}
+
+/// Plays one game; a player that fails (crash, illegal move) loses it.
+pub fn play_game(
+    white: &mut dyn player::Player,
+    black: &mut dyn player::Player,
+    start: Position,
+    limit: MoveLimit,
+    max_plies: usize,
+    seed: u64,
+) -> (Game, Option<Color>, String) {
+    let mut game = Game::new(start);
+    let rules = start.rules();
+    if let Err(e) = white.new_game(seed, rules) {
+        return (
+            game,
+            Some(Color::Black),
+            format!("White failed to start: {e}"),
+        );
+    }
+    if let Err(e) = black.new_game(seed ^ 0xB1AC, rules) {
+        return (
+            game,
+            Some(Color::White),
+            format!("Black failed to start: {e}"),
+        );
+    }
+    loop {
+        if let Some(o) = game.outcome() {
+            let reason = o.to_string();
+            return (game, o.winner(), reason);
+        }
+        if game.moves().len() >= max_plies {
+            game.declare(Outcome::Draw {
+                reason: DrawReason::Agreement,
+            });
+            return (
+                game,
+                None,
+                format!("draw: adjudicated after {max_plies} plies"),
+            );
+        }
+        let turn = game.position().turn();
+        let mover: &mut dyn player::Player = match turn {
+            Color::White => &mut *white,
+            Color::Black => &mut *black,
+        };
+        match mover.choose(&game, limit) {
+            Ok(m) if game.play(m).is_ok() => {}
+            Ok(_) => return (game, Some(!turn), format!("{turn} played an illegal move")),
+            Err(e) => {
+                game.lose_on_time(turn);
+                return (game, Some(!turn), format!("{turn} forfeits: {e}"));
+            }
+        }
+    }
+}
+
+/// Runs the match; `progress` hears of each game as it ends.
+pub fn run(
+    config: &MatchConfig,
+    progress: &mut dyn FnMut(&GameResult, &Tally),
+) -> Result<MatchReport, String> {
+    if config.openings.is_empty() {
+        return Err("no opening positions".to_string());
+    }
+    // Check both specs before spending time.
+    let names = (
+        player::make(&config.first)?.name(),
+        player::make(&config.second)?.name(),
+    );
+    let next = Arc::new(AtomicUsize::new(0));
+    let stop = Arc::new(AtomicBool::new(false));
+    let (tx, rx) = channel::<Result<GameResult, String>>();
+    let workers = config.concurrency.clamp(1, 64).min(config.games.max(1));
+    let errors = Arc::new(Mutex::new(Vec::<String>::new()));
+    std::thread::scope(|scope| {
+        for _ in 0..workers {
+            let tx = tx.clone();
+            let next = next.clone();
+            let stop = stop.clone();
+            scope.spawn(move || {
+                let (mut a, mut b) =
+                    match (player::make(&config.first), player::make(&config.second)) {
+                        (Ok(a), Ok(b)) => (a, b),
+                        (Err(e), _) | (_, Err(e)) => {
+                            let _ = tx.send(Err(e));
+                            return;
+                        }
+                    };
+                loop {
+                    let i = next.fetch_add(1, Ordering::Relaxed);
+                    if i >= config.games || stop.load(Ordering::Relaxed) {
+                        break;
+                    }
+                    // Game 2k and 2k+1 share opening k, colours swapped.
+                    let opening = config.openings[(i / 2) % config.openings.len()];
+                    let first_is_white = i.is_multiple_of(2);
+                    let seed = config.seed ^ (i as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+                    let (game, winner, reason) = if first_is_white {
+                        play_game(
+                            &mut *a,
+                            &mut *b,
+                            opening,
+                            config.limit,
+                            config.max_plies,
+                            seed,
+                        )
+                    } else {
+                        play_game(
+                            &mut *b,
+                            &mut *a,
+                            opening,
+                            config.limit,
+                            config.max_plies,
+                            seed,
+                        )
+                    };
+                    let first = if first_is_white {
+                        Color::White
+                    } else {
+                        Color::Black
+                    };
+                    let score = match winner {
+                        None => 0.5,
+                        Some(c) if c == first => 1.0,
+                        Some(_) => 0.0,
+                    };
+                    let mut record = Record::new(game);
+                    let (w, bl) = if first_is_white {
+                        (a.name(), b.name())
+                    } else {
+                        (b.name(), a.name())
+                    };
+                    record.set_tag("Event", "Legion engine match");
+                    record.set_tag("Round", &(i + 1).to_string());
+                    record.set_tag("White", &w);
+                    record.set_tag("Black", &bl);
+                    let _ = tx.send(Ok(GameResult {
+                        index: i,
+                        first_is_white,
+                        score,
+                        reason,
+                        record,
+                    }));
+                }
+            });
+        }
+        drop(tx);
+        let mut tally = Tally::default();
+        let mut games = Vec::new();
+        for r in rx {
+            match r {
+                Ok(g) => {
+                    match g.score {
+                        s if s > 0.75 => tally.wins += 1,
+                        s if s < 0.25 => tally.losses += 1,
+                        _ => tally.draws += 1,
+                    }
+                    progress(&g, &tally);
+                    games.push(g);
+                    if let Some((e0, e1)) = config.sprt {
+                        let (lo, hi) = stats::sprt_bounds(0.05, 0.05);
+                        let llr = tally.llr(e0, e1);
+                        if llr >= hi || llr <= lo {
+                            stop.store(true, Ordering::Relaxed);
+                        }
+                    }
+                }
+                Err(e) => {
+                    stop.store(true, Ordering::Relaxed);
+                    if let Ok(mut v) = errors.lock() {
+                        v.push(e);
+                    }
+                }
+            }
+        }
+        games.sort_by_key(|g| g.index);
+        let errs = errors.lock().map(|v| v.clone()).unwrap_or_default();
+        if let Some(e) = errs.first() {
+            return Err(e.clone());
+        }
+        let sprt = config.sprt.map(|(e0, e1)| {
+            let (lower, upper) = stats::sprt_bounds(0.05, 0.05);
+            SprtState {
+                llr: tally.llr(e0, e1),
+                lower,
+                upper,
+            }
+        });
+        Ok(MatchReport {
+            tally,
+            games,
+            sprt,
+            names,
+        })
+    })
+}
