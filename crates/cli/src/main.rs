@@ -6,6 +6,8 @@ mod engine_cmds;
 mod match_cmd;
 mod play_cmd;
 mod rules_cmds;
+mod serve_cmd;
+mod tune_cmd;
 
 use std::process::ExitCode;
 
@@ -32,6 +34,8 @@ enum Command {
     Apply(rules_cmds::ApplyArgs),
     /// Show a position as a board diagram.
     Show(rules_cmds::PositionArgs),
+    /// Serve the web app: play and study Legion in the browser.
+    Serve(serve_cmd::ServeArgs),
     /// Play the engine in the terminal (or --watch it play itself).
     Play(play_cmd::PlayArgs),
     /// Speak the UCI-style engine protocol on stdin/stdout (docs/PROTOCOL.md).
@@ -42,6 +46,8 @@ enum Command {
     Match(match_cmd::MatchArgs),
     /// Generate balanced opening positions for matches.
     Openings(engine_cmds::OpeningsArgs),
+    /// Tune the evaluation from self-play (generate data, then fit).
+    Tune(tune_cmd::TuneArgs),
 }
 
 /// A failure to report on one line, with exit status 2.
@@ -95,11 +101,13 @@ fn main() -> ExitCode {
         Command::Perft(a) => rules_cmds::perft(a),
         Command::Apply(a) => rules_cmds::apply(a),
         Command::Show(a) => rules_cmds::show(a),
+        Command::Serve(a) => serve_cmd::run(a),
         Command::Play(a) => play_cmd::run(a),
         Command::Uci => engine_cmds::uci(),
         Command::Bench(a) => engine_cmds::bench(a),
         Command::Match(a) => match_cmd::run(a),
         Command::Openings(a) => engine_cmds::openings(a),
+        Command::Tune(a) => tune_cmd::run(a),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

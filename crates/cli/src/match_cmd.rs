@@ -138,7 +138,18 @@ pub fn run(a: MatchArgs) -> Result<(), Failure> {
         t.losses,
         100.0 * t.score()
     );
-    println!("elo {elo:+.1} ± {margin:.1} (95% interval)");
+    let n = t.games() as f64;
+    if t.wins as f64 == n {
+        // Every game won: no finite estimate; the 95% lower bound of the
+        // win rate is 0.05^(1/n).
+        let bound = legion_engine::stats::elo_of(0.05f64.powf(1.0 / n));
+        println!("elo > {bound:+.1} (every game won; 95% lower bound)");
+    } else if t.losses as f64 == n {
+        let bound = legion_engine::stats::elo_of(1.0 - 0.05f64.powf(1.0 / n));
+        println!("elo < {bound:+.1} (every game lost; 95% upper bound)");
+    } else {
+        println!("elo {elo:+.1} ± {margin:.1} (95% interval)");
+    }
     if let (Some(s), Some((e0, e1))) = (report.sprt, sprt) {
         println!(
             "sprt({e0},{e1}): {}, llr {:.2} (bounds {:.2}, {:.2})",

@@ -11,6 +11,7 @@ pub mod search;
 pub mod stats;
 pub mod tournament;
 pub mod tt;
+pub mod tune;
 mod tuned;
 pub mod uci;
 

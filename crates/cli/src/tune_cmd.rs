@@ -1,0 +1,131 @@
+//! `legion tune`: make self-play data and fit the evaluation weights.
+
+use std::io::{BufReader, BufWriter};
+
+use clap::{Args, Subcommand};
+use legion_engine::player::MoveLimit;
+use legion_engine::tune;
+use legion_engine::{Feature, Weights, tournament};
+use legion_rules::Rules;
+
+use crate::Failure;
+
+#[derive(Args)]
+pub struct TuneArgs {
+    #[command(subcommand)]
+    pub step: Step,
+}
+
+#[derive(Subcommand)]
+pub enum Step {
+    /// Self-play games; writes `LFEN;result` lines of quiet positions.
+    Generate {
+        #[arg(long, default_value_t = 2000)]
+        games: usize,
+        /// Nodes per move.
+        #[arg(long, default_value_t = 4000)]
+        nodes: u64,
+        /// Starting weights for the players: handset or tuned.
+        #[arg(long, default_value = "handset")]
+        eval: String,
+        #[arg(long, default_value_t = 2)]
+        threads: usize,
+        #[arg(long)]
+        out: String,
+    },
+    /// Fits the weights to a data file and writes `tuned.rs`.
+    Fit {
+        #[arg(long)]
+        data: String,
+        /// Where to write the weights as Rust source.
+        #[arg(long, default_value = "crates/engine/src/tuned.rs")]
+        out: String,
+        #[arg(long, default_value_t = 600)]
+        epochs: usize,
+        #[arg(long, default_value = "handset")]
+        start: String,
+        /// Pull of every weight towards its start (L2).
+        #[arg(long, default_value_t = 1e-7)]
+        l2: f64,
+    },
+}
+
+pub fn run(a: TuneArgs) -> Result<(), Failure> {
+    match a.step {
+        Step::Generate {
+            games,
+            nodes,
+            eval,
+            threads,
+            out,
+        } => {
+            let weights =
+                Weights::by_name(&eval).ok_or_else(|| Failure(format!("unknown eval '{eval}'")))?;
+            let openings =
+                tournament::openings(tournament::OPENINGS, Rules::DEFAULT).map_err(Failure)?;
+            let file = std::fs::File::create(&out)
+                .map_err(|e| Failure(format!("cannot write {out}: {e}")))?;
+            let mut w = BufWriter::new(file);
+            let limit = MoveLimit::Nodes(nodes.max(100));
+            eprintln!("{}", tune::describe_generation(limit));
+            let n = tune::generate(
+                games,
+                limit,
+                &weights,
+                &openings,
+                threads,
+                &mut w,
+                &mut |done| {
+                    eprint!("\r{done}/{games} games");
+                },
+            )?;
+            eprintln!();
+            println!("{n} positions from {games} games written to {out}");
+            Ok(())
+        }
+        Step::Fit {
+            data,
+            out,
+            epochs,
+            start,
+            l2,
+        } => {
+            let start = Weights::by_name(&start)
+                .ok_or_else(|| Failure(format!("unknown weights '{start}'")))?;
+            let file = std::fs::File::open(&data)
+                .map_err(|e| Failure(format!("cannot read {data}: {e}")))?;
+            let samples = tune::read_samples(BufReader::new(file)).map_err(Failure)?;
+            if samples.is_empty() {
+                return Err(Failure(format!("{data} has no positions")));
+            }
+            let w0: Vec<f64> = start.0.iter().map(|&x| x as f64).collect();
+            let k = tune::fit_k(&samples, &w0);
+            let before = tune::error(&samples, &w0, k);
+            println!("{} positions; K = {k:.3}; error {before:.5}", samples.len());
+            let tuned = tune::fit(&samples, &start, k, epochs, l2, &mut |epoch, e| {
+                println!("epoch {epoch}: error {e:.5}");
+            });
+            for &f in Feature::ALL {
+                println!(
+                    "{:>18} {:>6} -> {:>6}",
+                    f.name(),
+                    start.get(f),
+                    tuned.get(f)
+                );
+            }
+            let note = format!(
+                "Fitted to {} positions of {data}: error {before:.5} -> {:.5}, K = {k:.3}.",
+                samples.len(),
+                tune::error(
+                    &samples,
+                    &tuned.0.iter().map(|&x| x as f64).collect::<Vec<_>>(),
+                    k
+                )
+            );
+            std::fs::write(&out, tune::source(&tuned, &note))
+                .map_err(|e| Failure(format!("cannot write {out}: {e}")))?;
+            println!("written to {out}");
+            Ok(())
+        }
+    }
+}

@@ -1,0 +1,581 @@
+// The analysis board (/analysis): any position, from an LFEN, a game record
+// or the editor; moves by the rules for whichever side is to move; the
+// engine's evaluation and best line.
+
+import { api, copyText, ApiError } from './api.js';
+import { Board } from './board.js';
+import { INITIAL_LFEN, parseLfen, writeLfen, applyMove, removeMatedKing, possibleCastling, isDark, rankOf } from './lfen.js';
+import { pieceIcon } from './pieces.js';
+import { h, setText, showError, toast, typingIn, sideName } from './ui.js';
+import { MoveList, ICONS } from './movelist.js';
+import { openNewGameDialog } from './newgame.js';
+
+export function mountAnalysis(root) {
+  const page = new AnalysisPage(root);
+  return () => page.destroy();
+}
+
+const squaresOf = (canonical) => (canonical || '').match(/[a-h][1-8]/g) || [];
+
+class AnalysisPage {
+  constructor(root) {
+    const q = new URLSearchParams(location.search);
+    this.rules = q.get('rules') === 'mate-ends-game' ? 'mate-ends-game' : 'default';
+    this.start = q.get('lfen') || INITIAL_LFEN;
+    this.line = []; // [{canonical, human, lfen, path, captured}]
+    this.cursor = 0;
+    this.views = new Map(); // LFEN -> the server's view of it
+    this.engineOn = localStorage.getItem('legion:engine') !== 'off';
+    this.editing = false;
+    this.flipped = false;
+    this.destroyed = false;
+    this.build(root);
+    this.onKey = (e) => this.key(e);
+    document.addEventListener('keydown', this.onKey);
+    this.show();
+  }
+
+  destroy() {
+    this.destroyed = true;
+    document.removeEventListener('keydown', this.onKey);
+    this.analysis?.abort();
+    clearTimeout(this.analyseTimer);
+    clearTimeout(this.editTimer);
+  }
+
+  build(root) {
+    const boardBox = h('div.board-box');
+    this.board = new Board(boardBox, {
+      label: 'Analysis board',
+      onMove: (m) => this.play(m),
+      onAttempt: (sq) => this.explain(sq),
+      onEdit: (sq) => this.editSquare(sq),
+      onEditDrag: (from, to) => this.editDrag(from, to),
+      editorPlacing: () => false,
+    });
+    this.evalBar = h('div.evalbar', { 'aria-hidden': 'true' }, h('div', { style: 'width:50%' }));
+    this.status = h('div.status', { 'data-status': '', 'data-turn': 'w', role: 'status', 'aria-live': 'polite' });
+    this.error = h('div.error', { 'data-error': '', role: 'alert', hidden: true });
+    this.phaseNote = h('div.note.phase', { hidden: true });
+
+    // Engine panel.
+    this.engineToggle = h('input', { type: 'checkbox', id: 'engine-on', checked: this.engineOn });
+    this.engineToggle.addEventListener('change', () => {
+      this.engineOn = this.engineToggle.checked;
+      localStorage.setItem('legion:engine', this.engineOn ? 'on' : 'off');
+      this.runEngine();
+    });
+    this.score = h('span.score', '–');
+    this.depth = h('span.depth');
+    this.pv = h('div.pv');
+    const enginePanel = h('div.panel.engine-panel',
+      h('div.row', h('label.switch', { for: 'engine-on' }, this.engineToggle, h('strong', 'Engine')),
+        h('span.small', '1 second per position')),
+      h('div.eval', this.score, this.depth), this.pv);
+    this.enginePanel = enginePanel;
+
+    // Moves panel.
+    this.moveList = new MoveList((ply) => this.goTo(ply));
+    const nav = h('div.nav-buttons', { role: 'group', 'aria-label': 'Move navigation' },
+      navBtn(ICONS.first, 'Start position (Home)', () => this.goTo(0)),
+      navBtn(ICONS.prev, 'Previous move (Left arrow)', () => this.goTo(this.cursor - 1)),
+      navBtn(ICONS.next, 'Next move (Right arrow)', () => this.goTo(this.cursor + 1)),
+      navBtn(ICONS.last, 'Last move (End)', () => this.goTo(this.line.length)));
+
+    // Position and record input.
+    this.lfenInput = h('input.lfen-field', { type: 'text', id: 'lfen-input', spellcheck: 'false', autocomplete: 'off', 'aria-label': 'LFEN of the position' });
+    const lfenForm = h('form.copy-row', { onsubmit: (e) => { e.preventDefault(); this.loadLfen(this.lfenInput.value); } },
+      this.lfenInput, h('button', { type: 'submit' }, 'Load'),
+      h('button', { type: 'button', onclick: async () => toast((await copyText(this.lfen())) ? 'LFEN copied' : 'Copy failed') }, 'Copy'));
+    this.recordInput = h('textarea', { id: 'record-input', rows: 4, placeholder: '[White "..."]\n\n1. c3-d4 f6-e5 2. d4:f6 ...', 'aria-label': 'Game record' });
+    const recordForm = h('form', { onsubmit: (e) => { e.preventDefault(); this.loadRecord(); } },
+      h('label', { for: 'record-input' }, h('strong', 'Game record'), h('span.small', ' — paste a record (6.5) and step through it')),
+      this.recordInput, h('div.row', h('button', { type: 'submit' }, 'Load record')));
+
+    this.rulesToggle = h('input', { type: 'checkbox', id: 'rules-mate', checked: this.rules === 'mate-ends-game' });
+    this.rulesToggle.addEventListener('change', () => {
+      this.rules = this.rulesToggle.checked ? 'mate-ends-game' : 'default';
+      this.views.clear();
+      this.show();
+    });
+
+    this.playPanel = h('div.play-panel',
+      h('div.panel.moves-panel', this.moveList.el, nav),
+      h('div.panel',
+        h('label', { for: 'lfen-input' }, h('strong', 'Position (LFEN)')), lfenForm,
+        recordForm,
+        h('label.choice', this.rulesToggle, h('span', 'Mate ends the game (5.4)')),
+        h('div.row',
+          h('button', { type: 'button', onclick: () => this.startEditor() }, 'Set up a position'),
+          h('button', { type: 'button', onclick: () => this.loadLfen(INITIAL_LFEN) }, 'Initial position'),
+          h('button', { type: 'button', onclick: () => { this.flipped = !this.flipped; this.board.setFlipped(this.flipped); } }, 'Flip board'),
+          h('button', { type: 'button', onclick: () => this.playFromHere() }, 'Play from here'))));
+
+    this.editPanel = this.buildEditor();
+    this.editPanel.hidden = true;
+
+    root.append(h('div.analysis-layout',
+      h('section.board-col', { 'aria-label': 'Board' }, this.evalBar, boardBox),
+      h('aside.side-col', { 'aria-label': 'Analysis' },
+        h('div.panel', this.status, this.phaseNote, this.error), enginePanel, this.playPanel, this.editPanel)));
+  }
+
+  // ---- positions -----------------------------------------------------------
+
+  lfen() {
+    return this.cursor === 0 ? this.start : this.line[this.cursor - 1].lfen;
+  }
+
+  async view(lfen) {
+    const key = this.rules + ' ' + lfen;
+    if (!this.views.has(key)) {
+      const p = api.position(lfen, this.rules);
+      this.views.set(key, p);
+      p.catch(() => this.views.delete(key));
+    }
+    return this.views.get(key);
+  }
+
+  /** Draws the current position at once from its LFEN, then with the server's view. */
+  async show() {
+    if (this.editing) return;
+    const lfen = this.lfen();
+    this.lfenInput.value = lfen;
+    const q = new URLSearchParams({ lfen });
+    if (this.rules !== 'default') q.set('rules', this.rules);
+    history.replaceState(null, '', `/analysis?${q}`);
+    const last = this.cursor ? this.line[this.cursor - 1] : null;
+    let pos;
+    try { pos = parseLfen(lfen); } catch (e) { this.showError(e.message); pos = { board: {}, turn: 'w' }; }
+    const base = { board: pos.board, turn: pos.turn, lastPath: last ? last.path : [], lastCaptured: last ? last.captured || [] : [] };
+    this.board.set({ ...base, legal: [], movable: false });
+    this.moveList.set(this.line, this.cursor, this.start);
+    this.status.dataset.turn = pos.turn;
+    this.current = null;
+    let v;
+    try {
+      v = await this.view(lfen);
+    } catch (e) {
+      if (lfen !== this.lfen() || this.destroyed) return;
+      this.showError(e.message);
+      setText(this.status, 'This position is not valid.');
+      return;
+    }
+    if (lfen !== this.lfen() || this.destroyed || this.editing) return;
+    this.current = v;
+    const turn = v.turn === 'b' ? 'b' : 'w';
+    const check = v.check ? Object.entries(v.board || {}).find(([, o]) => o.piece === turn + 'K')?.[0] : null;
+    this.board.set({
+      ...base, board: v.board || pos.board, turn, legal: v.outcome ? [] : v.legal || [], movable: !v.outcome,
+      checkSquare: check, mustCapture: v.must_capture || [], arrows: this.bestArrow(lfen),
+    });
+    this.status.dataset.turn = turn;
+    let text = v.outcome ? `${v.outcome.result} — ${v.outcome.reason}` : `${sideName(turn)} to move.`;
+    if (!v.outcome && v.check) text += ` ${sideName(turn)} is in check (3.2).`;
+    if (!v.outcome && (v.must_capture || []).length) text += ' A Legion capture is compulsory (4.2).';
+    setText(this.status, text);
+    const gone = ['w', 'b'].filter((c) => v.kings && v.kings[c] === false);
+    this.phaseNote.hidden = !gone.length;
+    setText(this.phaseNote, gone.length === 2 ? 'Phase 2: neither side has a King (5.1).'
+      : gone.length ? `Phase 2: ${sideName(gone[0])} has no King and plays on without one (5.1).` : '');
+    this.runEngine();
+  }
+
+  goTo(ply) {
+    ply = Math.max(0, Math.min(this.line.length, ply));
+    if (ply === this.cursor) return;
+    this.cursor = ply;
+    this.showError('');
+    this.show();
+  }
+
+  async play(move) {
+    this.showError('');
+    const before = this.lfen();
+    let next;
+    try {
+      const pos = applyMove(parseLfen(before), move);
+      next = writeLfen({ ...pos, castling: keepValidCastling(pos) });
+      // 5.1: a mating move removes the mated King (not under mate-ends-game).
+      if (this.rules === 'default') {
+        const v = await this.view(next);
+        if (v.check && !(v.legal || []).length && v.kings && v.kings[v.turn]) {
+          next = writeLfen(removeMatedKing(parseLfen(next)));
+        }
+      }
+    } catch (e) {
+      this.showError(e.message);
+      return;
+    }
+    if (this.destroyed || before !== this.lfen()) return;
+    this.line = this.line.slice(0, this.cursor);
+    this.line.push({ canonical: move.canonical, human: move.human, lfen: next, path: move.path || squaresOf(move.canonical), captured: move.captured || [] });
+    this.cursor = this.line.length;
+    this.show();
+  }
+
+  async explain(squares) {
+    try {
+      const r = await api.explain(this.lfen(), this.rules, squares);
+      if (r && r.legal && r.move) {
+        const legal = (this.current && this.current.legal) || [];
+        this.play(legal.find((m) => m.canonical === r.move.canonical) || r.move);
+      } else if (r) {
+        this.showError(r.error || 'That move is not legal here.');
+      }
+    } catch (e) {
+      this.showError(e.message);
+    }
+  }
+
+  async loadLfen(text) {
+    text = String(text || '').trim();
+    if (!text) return;
+    try {
+      const v = await api.position(text, this.rules);
+      this.start = v.lfen || text;
+      this.line = [];
+      this.cursor = 0;
+      this.showError('');
+      this.show();
+    } catch (e) {
+      this.showError(e.message);
+    }
+  }
+
+  async loadRecord() {
+    const text = this.recordInput.value;
+    if (!text.trim()) { this.showError('Paste a game record first.'); return; }
+    try {
+      const r = await api.parseRecord(text);
+      this.rules = r.rules === 'mate-ends-game' ? 'mate-ends-game' : 'default';
+      this.rulesToggle.checked = this.rules === 'mate-ends-game';
+      this.views.clear();
+      this.start = r.start || INITIAL_LFEN;
+      this.line = (r.moves || []).map((m) => ({ canonical: m.canonical, human: m.human, lfen: m.lfen, path: squaresOf(m.canonical), captured: [] }));
+      this.cursor = 0;
+      this.showError('');
+      const tags = r.tags || {};
+      const who = tags.White || tags.Black ? `${tags.White || '?'} – ${tags.Black || '?'}` : 'Game';
+      toast(`${who}: ${this.line.length} moves loaded, ${r.result || '*'}`);
+      this.show();
+    } catch (e) {
+      this.showError(e.message);
+    }
+  }
+
+  playFromHere() {
+    openNewGameDialog({
+      level: Number(localStorage.getItem('legion:level')) || 3,
+      start: this.lfen(),
+      onCreated: (created) => {
+        localStorage.setItem(`legion:seat:${created.id}`, created.token);
+        if (created.invite) localStorage.setItem(`legion:invite:${created.id}`, created.invite);
+        location.href = `/g/${created.id}`;
+      },
+    });
+  }
+
+  showError(text) {
+    showError(this.error, text);
+  }
+
+  // ---- engine ----------------------------------------------------------------
+
+  runEngine() {
+    this.analysis?.abort();
+    clearTimeout(this.analyseTimer);
+    const lfen = this.lfen();
+    this.best = null;
+    if (!this.engineOn || this.editing) {
+      setText(this.score, this.editing ? '–' : 'off');
+      setText(this.depth, '');
+      this.pv.replaceChildren();
+      this.setBar(0);
+      return;
+    }
+    if (this.current && this.current.outcome) {
+      setText(this.score, this.current.outcome.result);
+      setText(this.depth, '');
+      this.pv.replaceChildren();
+      return;
+    }
+    setText(this.depth, 'thinking…');
+    // Wait a moment: stepping quickly through a game must not queue searches.
+    this.analyseTimer = setTimeout(async () => {
+      const ctl = new AbortController();
+      this.analysis = ctl;
+      try {
+        const r = await api.analyse(lfen, this.rules, 1000, ctl.signal);
+        if (ctl.signal.aborted || lfen !== this.lfen()) return;
+        this.showEval(lfen, r);
+      } catch (e) {
+        if (e && e.name === 'AbortError') return;
+        setText(this.score, '–');
+        setText(this.depth, e instanceof ApiError && e.status === 503 ? 'The engine is busy; it will try again.' : e.message);
+        if (e instanceof ApiError && e.status === 503) this.analyseTimer = setTimeout(() => this.runEngine(), 2000);
+      }
+    }, 250);
+  }
+
+  showEval(lfen, r) {
+    const turn = lfen.split(/\s+/)[1] === 'b' ? 'b' : 'w';
+    const sign = turn === 'w' ? 1 : -1; // scores are for the side to move
+    const [kind, n] = String(r.score || 'cp 0').split(/\s+/);
+    const num = Number(n) || 0;
+    let text;
+    let bar;
+    if (kind === 'win' || kind === 'loss') {
+      const whiteWins = (kind === 'win') === (sign === 1);
+      text = `${whiteWins ? 'White' : 'Black'} wins in ${num}`;
+      bar = whiteWins ? 1 : -1;
+    } else {
+      const v = (num * sign) / 100;
+      text = `${v > 0 ? '+' : ''}${v.toFixed(2)}`;
+      bar = Math.max(-1, Math.min(1, v / 5));
+    }
+    setText(this.score, text);
+    setText(this.depth, `depth ${r.depth ?? '?'} · ${Number(r.nodes || 0).toLocaleString()} nodes`);
+    this.setBar(bar);
+    const fields = lfen.split(/\s+/);
+    let number = Number(fields[4]) || 1;
+    let side = turn;
+    const parts = [];
+    for (const m of r.pv || []) {
+      if (side === 'w') parts.push(`${number}.`);
+      else if (!parts.length) parts.push(`${number}…`);
+      parts.push(m.human || m.canonical);
+      if (side === 'b') number++;
+      side = side === 'w' ? 'b' : 'w';
+    }
+    this.pv.replaceChildren(h('span.small', 'Best line: '), parts.join(' ') || (r.best ? r.best.human : '—'));
+    this.best = r.best ? { lfen, path: squaresOf(r.best.canonical) } : null;
+    if (this.current && lfen === this.lfen()) this.board.set({ ...this.board.view, arrows: this.bestArrow(lfen) });
+  }
+
+  bestArrow(lfen) {
+    return this.best && this.best.lfen === lfen && this.best.path.length >= 2 ? [{ path: this.best.path, color: 'blue' }] : [];
+  }
+
+  setBar(v) {
+    this.evalBar.firstChild.style.width = `${50 + v * 50}%`;
+  }
+
+  // ---- editor ----------------------------------------------------------------
+
+  buildEditor() {
+    this.tool = 'wM';
+    this.paletteButtons = [];
+    const btn = (code, prisoner, label) => {
+      const b = h('button', { type: 'button', 'aria-label': label, title: label, 'aria-pressed': 'false', html: pieceIcon(code, prisoner, 36) });
+      const tool = prisoner ? `${code}+${prisoner}` : code;
+      b.dataset.tool = tool;
+      b.addEventListener('click', () => this.setTool(tool));
+      this.paletteButtons.push(b);
+      return b;
+    };
+    const names = { K: 'King', Q: 'Queen', R: 'Rook', B: 'Bishop', N: 'Knight', M: 'man', T: 'Tama' };
+    const palette = h('div');
+    for (const c of ['w', 'b']) {
+      const o = c === 'w' ? 'b' : 'w';
+      palette.append(h('div.palette-title', `${sideName(c)} pieces`),
+        h('div.palette', [...'KQRBNMT'].map((r) => btn(c + r, null, `${sideName(c)} ${names[r]}`))));
+      palette.append(h('div.palette-title', `${sideName(c)} constructs (holding a ${sideName(o)} piece)`),
+        h('div.palette', [...'QRBNK'].flatMap((r) => ['M', 'T'].map((p) => btn(c + r, o + p, `${sideName(c)} ${names[r]} holding a ${sideName(o)} ${names[p]}`)))));
+    }
+    const eraser = h('button.wide', { type: 'button', 'aria-pressed': 'false' }, 'Eraser: click a square to empty it');
+    eraser.dataset.tool = 'erase';
+    eraser.addEventListener('click', () => this.setTool('erase'));
+    this.paletteButtons.push(eraser);
+    palette.append(h('div.palette', eraser));
+
+    this.turnSelect = h('select', { id: 'ed-turn' }, h('option', { value: 'w' }, 'White'), h('option', { value: 'b' }, 'Black'));
+    this.turnSelect.addEventListener('change', () => { this.edit.turn = this.turnSelect.value; this.editChanged(); });
+    this.castleBoxes = {};
+    const castles = [['K', 'White O-O'], ['Q', 'White O-O-O'], ['k', 'Black O-O'], ['q', 'Black O-O-O']].map(([r, label]) => {
+      const box = h('input', { type: 'checkbox', id: `ed-c-${r}` });
+      box.addEventListener('change', () => this.editChanged());
+      this.castleBoxes[r] = box;
+      return h('label.choice', box, h('span', label));
+    });
+    this.editStatus = h('div.small', { role: 'status' });
+    this.editDone = h('button.primary', { type: 'button', onclick: () => this.finishEditor() }, 'Analyse this position');
+    return h('div.panel.editor',
+      h('h2', { style: 'margin:0;font-size:1.15rem' }, 'Set up a position'),
+      h('p.small', 'Choose a piece, then click squares to place it (click again to remove). Drag pieces to move them. Legion pieces stand on dark squares only (1.4).'),
+      palette,
+      h('div.row', h('label', { for: 'ed-turn' }, 'Side to move'), this.turnSelect),
+      h('fieldset', h('legend', 'Castling rights'), ...castles),
+      h('div.row',
+        h('button', { type: 'button', onclick: () => this.setEdit({}) }, 'Clear board'),
+        h('button', { type: 'button', onclick: () => this.setEdit(parseLfen(INITIAL_LFEN).board, 'KQkq', 'w') }, 'Initial position')),
+      this.editStatus,
+      h('div.row', h('button', { type: 'button', onclick: () => this.cancelEditor() }, 'Cancel'), this.editDone));
+  }
+
+  setTool(tool) {
+    this.tool = tool;
+    for (const b of this.paletteButtons) b.setAttribute('aria-pressed', String(b.dataset.tool === tool));
+  }
+
+  startEditor() {
+    let pos;
+    try { pos = parseLfen(this.lfen()); } catch { pos = parseLfen(INITIAL_LFEN); }
+    this.editing = true;
+    this.analysis?.abort();
+    this.playPanel.hidden = true;
+    this.enginePanel.hidden = true;
+    this.editPanel.hidden = false;
+    this.edit = { board: { ...pos.board }, turn: pos.turn, castling: pos.castling };
+    this.turnSelect.value = pos.turn;
+    for (const [r, box] of Object.entries(this.castleBoxes)) box.checked = pos.castling.includes(r);
+    this.setTool(this.tool);
+    this.editChanged();
+  }
+
+  setEdit(board, castling = '', turn) {
+    this.edit.board = { ...board };
+    if (turn) { this.edit.turn = turn; this.turnSelect.value = turn; }
+    for (const [r, box] of Object.entries(this.castleBoxes)) box.checked = castling.includes(r);
+    this.editChanged();
+  }
+
+  editSquare(sq) {
+    const b = this.edit.board;
+    if (this.tool === 'erase') { delete b[sq]; this.editChanged(); return; }
+    const [piece, prisoner] = this.tool.split('+');
+    const cur = b[sq];
+    if (cur && cur.piece === piece && (cur.prisoner || '') === (prisoner || '')) delete b[sq];
+    else b[sq] = prisoner ? { piece, prisoner } : { piece };
+    // Say at once why a Legion piece cannot go here (the server would too).
+    if (!prisoner && (piece[1] === 'M' || piece[1] === 'T') && !isDark(sq)) {
+      this.showError(`1.4: Legion pieces stand only on dark squares; ${sq} is light.`);
+      delete b[sq];
+      this.editChanged(false);
+      return;
+    }
+    if (!prisoner && piece[1] === 'M' && rankOf(sq) === (piece[0] === 'w' ? 7 : 0)) {
+      this.showError(`2.5: a free man never stands on its own far rank; ${sq} is ${sideName(piece[0])}'s far rank (use a Tama).`);
+      delete b[sq];
+      this.editChanged(false);
+      return;
+    }
+    this.editChanged();
+  }
+
+  editDrag(from, to) {
+    const b = this.edit.board;
+    const o = b[from];
+    if (!o) return;
+    delete b[from];
+    if (to) b[to] = o; // dropped off the board: removed
+    this.editChanged();
+  }
+
+  editLfen() {
+    let castling = Object.entries(this.castleBoxes).filter(([, box]) => box.checked).map(([r]) => r).join('');
+    return writeLfen({ board: this.edit.board, turn: this.edit.turn, castling, halfmove: 0, fullmove: 1 });
+  }
+
+  editChanged(clearError = true) {
+    if (clearError) this.showError('');
+    // Rights that the placement cannot back are greyed out.
+    const possible = possibleCastling(this.edit.board);
+    for (const [r, box] of Object.entries(this.castleBoxes)) {
+      box.disabled = !possible.includes(r);
+      if (box.disabled) box.checked = false;
+    }
+    const lfen = this.editLfen();
+    this.lfenInput.value = lfen;
+    this.board.set({ board: this.edit.board, turn: this.edit.turn, legal: [], movable: false, editor: true });
+    this.status.dataset.turn = this.edit.turn;
+    setText(this.status, 'Setting up a position.');
+    setText(this.editStatus, 'Checking…');
+    clearTimeout(this.editTimer);
+    // Problems the page can see itself are named without asking the server.
+    const local = placementProblem(this.edit.board);
+    if (local) {
+      setText(this.editStatus, 'Not a valid position yet.');
+      this.showError(local);
+      this.editDone.disabled = true;
+      return;
+    }
+    this.editTimer = setTimeout(async () => {
+      try {
+        await api.position(lfen, this.rules);
+        if (this.editLfen() !== lfen) return;
+        setText(this.editStatus, 'A valid position: ' + lfen);
+        this.editDone.disabled = false;
+        if (clearError) this.showError('');
+      } catch (e) {
+        if (this.editLfen() !== lfen) return;
+        setText(this.editStatus, 'Not a valid position yet.');
+        this.showError(e.message);
+      }
+    }, 200);
+  }
+
+  async finishEditor() {
+    const lfen = this.editLfen();
+    try {
+      await api.position(lfen, this.rules);
+    } catch (e) {
+      this.showError(e.message);
+      return;
+    }
+    this.closeEditor();
+    this.start = lfen;
+    this.line = [];
+    this.cursor = 0;
+    this.show();
+  }
+
+  cancelEditor() {
+    this.closeEditor();
+    this.show();
+  }
+
+  closeEditor() {
+    this.editing = false;
+    this.playPanel.hidden = false;
+    this.enginePanel.hidden = false;
+    this.editPanel.hidden = true;
+    this.showError('');
+  }
+
+  key(e) {
+    if (typingIn(e) || e.altKey || e.ctrlKey || e.metaKey || this.editing) return;
+    if (document.querySelector('dialog[open]')) return;
+    if (e.key === 'ArrowLeft') this.goTo(this.cursor - 1);
+    else if (e.key === 'ArrowRight') this.goTo(this.cursor + 1);
+    else if (e.key === 'Home') this.goTo(0);
+    else if (e.key === 'End') this.goTo(this.line.length);
+    else if (e.key === 'f') { this.flipped = !this.flipped; this.board.setFlipped(this.flipped); }
+    else return;
+    e.preventDefault();
+  }
+}
+
+function navBtn(icon, label, fn) {
+  return h('button.nav', { type: 'button', 'aria-label': label, title: label, onclick: fn, html: icon });
+}
+
+/** Castling rights the placement still backs (a Captor King or Rook has moved). */
+function keepValidCastling(pos) {
+  const possible = possibleCastling(pos.board);
+  return [...(pos.castling || '')].filter((r) => possible.includes(r)).join('');
+}
+
+/** What RULES 6.2 rejects that the placement alone shows (the rest is the server's). */
+function placementProblem(board) {
+  const kings = { w: 0, b: 0 };
+  for (const [sq, o] of Object.entries(board)) {
+    const [c, r] = o.piece;
+    if (r === 'K') kings[c]++;
+    if (o.prisoner) continue;
+    if ((r === 'M' || r === 'T') && !isDark(sq)) return `1.4: a free ${sideName(c)} ${r === 'M' ? 'man' : 'Tama'} stands on the light square ${sq}: Legion pieces stand only on dark squares`;
+    if (r === 'M' && rankOf(sq) === (c === 'w' ? 7 : 0)) return `2.5: a free ${sideName(c)} man stands on its far rank (${sq}): it would be a Tama`;
+  }
+  for (const c of ['w', 'b']) if (kings[c] > 1) return `6.2: ${sideName(c)} has more than one King`;
+  return null;
+}

@@ -1,0 +1,183 @@
+// Positions on the client: reading and writing LFEN (RULES 6.2) and
+// playing a move the server has already called legal. The server stays the
+// authority: these are used to draw history positions and rule diagrams,
+// to show a move at once before the server confirms it, and to step the
+// analysis board.
+
+export const INITIAL_LFEN = 'rnbkqbnr/m1m1m1m1/1m1m1m1m/8/8/M1M1M1M1/1M1M1M1M/RNBQKBNR w KQkq 0 1';
+export const FILES = 'abcdefgh';
+
+export const sqName = (file, rank) => FILES[file] + (rank + 1);
+export const fileOf = (sq) => sq.charCodeAt(0) - 97;
+export const rankOf = (sq) => sq.charCodeAt(1) - 49;
+/** 1.1: a1 is dark; dark when file + rank is even. */
+export const isDark = (sq) => (fileOf(sq) + rankOf(sq)) % 2 === 0;
+export const isSquare = (s) => typeof s === 'string' && /^[a-h][1-8]$/.test(s);
+
+export const ALL_SQUARES = [];
+for (let r = 7; r >= 0; r--) for (let f = 0; f < 8; f++) ALL_SQUARES.push(sqName(f, r));
+
+const colorOfChar = (c) => (c === c.toUpperCase() ? 'w' : 'b');
+const pieceCode = (c) => colorOfChar(c) + c.toUpperCase();
+const pieceChar = (code) => (code[0] === 'w' ? code[1] : code[1].toLowerCase());
+
+/**
+ * Reads the placement and the other fields, without judging legality
+ * (the server does that). Throws an Error with a short reason when the text
+ * cannot even be read.
+ */
+export function parseLfen(text) {
+  const fields = String(text).trim().split(/\s+/);
+  const ranks = fields[0].split('/');
+  if (ranks.length !== 8) throw new Error('6.2: the placement needs 8 ranks');
+  const board = {};
+  ranks.forEach((row, i) => {
+    const rank = 7 - i;
+    let file = 0;
+    for (let j = 0; j < row.length; j++) {
+      const c = row[j];
+      if (/[1-8]/.test(c)) { file += Number(c); continue; }
+      if (file > 7) throw new Error(`6.2: rank ${rank + 1} has more than 8 squares`);
+      if (c === '[') {
+        const close = row.indexOf(']', j);
+        if (close !== j + 3) throw new Error('6.2: a construct is written [Captor prisoner], e.g. [Qm]');
+        board[sqName(file, rank)] = { piece: pieceCode(row[j + 1]), prisoner: pieceCode(row[j + 2]) };
+        j = close;
+      } else if (/[kqrbnmtKQRBNMT]/.test(c)) {
+        board[sqName(file, rank)] = { piece: pieceCode(c) };
+      } else {
+        throw new Error(`6.2: unknown letter '${c}'`);
+      }
+      file++;
+    }
+    if (file !== 8) throw new Error(`6.2: rank ${rank + 1} does not have 8 squares`);
+  });
+  return {
+    board,
+    turn: fields[1] === 'b' ? 'b' : 'w',
+    castling: fields[2] && fields[2] !== '-' ? fields[2] : '',
+    halfmove: Number(fields[3]) || 0,
+    fullmove: Number(fields[4]) || 1,
+  };
+}
+
+export function placementOf(board) {
+  const rows = [];
+  for (let r = 7; r >= 0; r--) {
+    let row = '';
+    let empty = 0;
+    for (let f = 0; f < 8; f++) {
+      const o = board[sqName(f, r)];
+      if (!o) { empty++; continue; }
+      if (empty) { row += empty; empty = 0; }
+      row += o.prisoner ? `[${pieceChar(o.piece)}${pieceChar(o.prisoner)}]` : pieceChar(o.piece);
+    }
+    if (empty) row += empty;
+    rows.push(row);
+  }
+  return rows.join('/');
+}
+
+export function writeLfen(pos) {
+  return `${placementOf(pos.board)} ${pos.turn} ${pos.castling || '-'} ${pos.halfmove || 0} ${pos.fullmove || 1}`;
+}
+
+// 2.2: the squares of each castling, and the right letter it needs.
+export const CASTLINGS = [
+  { right: 'K', king: ['e1', 'g1'], rook: ['h1', 'f1'] },
+  { right: 'Q', king: ['e1', 'c1'], rook: ['a1', 'd1'] },
+  { right: 'k', king: ['d8', 'b8'], rook: ['a8', 'c8'] },
+  { right: 'q', king: ['d8', 'f8'], rook: ['h8', 'e8'] },
+];
+
+function touchCastling(castling, sq) {
+  let out = castling;
+  for (const c of CASTLINGS) if (c.king[0] === sq || c.rook[0] === sq) out = out.replace(c.right, '');
+  return out;
+}
+
+/** Rights still backed by an unmoved King and Rook on their home squares. */
+export function possibleCastling(board) {
+  return CASTLINGS.filter((c) => {
+    const color = c.right === c.right.toUpperCase() ? 'w' : 'b';
+    const k = board[c.king[0]];
+    const r = board[c.rook[0]];
+    return k && !k.prisoner && k.piece === color + 'K' && r && !r.prisoner && r.piece === color + 'R';
+  }).map((c) => c.right).join('');
+}
+
+const farRank = (color) => (color === 'w' ? 7 : 0);
+
+/**
+ * The position after a legal move (an entry of `legal`: from, to, path,
+ * captured, kind), following RULES 4.1 and Position::play. The King
+ * removal of 5.1 needs the opponent's legal moves, so it is left to the
+ * caller (see removeMatedKing).
+ */
+export function applyMove(pos, move) {
+  const board = { ...pos.board };
+  const us = pos.turn;
+  const them = us === 'w' ? 'b' : 'w';
+  const mover = board[move.from];
+  let castling = pos.castling || '';
+  let irreversible = false;
+  if (!mover) return null;
+  delete board[move.from];
+  if (move.kind === 'castle') {
+    const c = CASTLINGS.find((x) => x.king[0] === move.from && x.king[1] === move.to);
+    board[move.to] = mover;
+    if (c) { board[c.rook[1]] = board[c.rook[0]]; delete board[c.rook[0]]; }
+    castling = castling.replace(us === 'w' ? /[KQ]/g : /[kq]/g, '');
+  } else if (move.kind === 'chess') {
+    const target = board[move.to];
+    let placed = { ...mover };
+    if (target) {
+      irreversible = true;
+      const role = target.piece[1];
+      // 4.1: a plain chess piece takes a Legion piece prisoner; a Captor
+      // already holds one; a construct is absorbed whole.
+      if (!target.prisoner && (role === 'M' || role === 'T') && !mover.prisoner) {
+        placed = { piece: mover.piece, prisoner: target.piece };
+      }
+    }
+    board[move.to] = placed;
+    castling = touchCastling(touchCastling(castling, move.from), move.to);
+  } else {
+    const path = move.path && move.path.length ? move.path : [move.from, move.to];
+    let role = mover.piece[1];
+    // 2.5: a man crowns on reaching the far rank, even during a series.
+    if (role === 'M' && path.slice(1).some((s) => rankOf(s) === farRank(us))) role = 'T';
+    irreversible = move.kind === 'jump' || mover.piece[1] === 'M';
+    for (const sq of move.captured || []) {
+      const t = board[sq];
+      // 4.1 Liberation: the Captor goes; its prisoner passes to the jumper.
+      if (t && t.prisoner) board[sq] = { piece: us + t.prisoner[1] };
+      else delete board[sq];
+    }
+    board[move.to] = { piece: us + role };
+  }
+  return {
+    board,
+    turn: them,
+    castling,
+    halfmove: irreversible ? 0 : (pos.halfmove || 0) + 1,
+    fullmove: (pos.fullmove || 1) + (us === 'b' ? 1 : 0),
+  };
+}
+
+/** 5.1: the mated side's King leaves the board with any prisoner it holds. */
+export function removeMatedKing(pos) {
+  const board = { ...pos.board };
+  for (const [sq, o] of Object.entries(board)) if (o.piece === pos.turn + 'K') delete board[sq];
+  const castling = (pos.castling || '').replace(pos.turn === 'w' ? /[KQ]/g : /[kq]/g, '');
+  return { ...pos, board, castling, halfmove: 0 };
+}
+
+export const COLOR_NAME = { w: 'White', b: 'Black' };
+export const ROLE_NAME = { K: 'King', Q: 'Queen', R: 'Rook', B: 'Bishop', N: 'Knight', M: 'man', T: 'Tama' };
+
+/** "White Queen holding a Black man" — for titles and screen readers. */
+export function describeOccupant(o) {
+  const name = `${COLOR_NAME[o.piece[0]]} ${ROLE_NAME[o.piece[1]]}`;
+  return o.prisoner ? `${name} holding a ${COLOR_NAME[o.prisoner[0]]} ${ROLE_NAME[o.prisoner[1]]}` : name;
+}

@@ -1,0 +1,67 @@
+// The move list: numbered pairs, each move a button with data-ply. It is
+// rebuilt only when the moves change; moving through history only moves
+// the "current" mark.
+
+import { h } from './ui.js';
+
+export class MoveList {
+  constructor(onPick) {
+    this.onPick = onPick;
+    this.el = h('ol.move-list', { 'aria-label': 'Moves' });
+    this.key = '';
+    this.buttons = [];
+    this.current = -1;
+    this.el.addEventListener('click', (e) => {
+      const b = e.target.closest('[data-ply]');
+      if (b) this.onPick(Number(b.dataset.ply));
+    });
+  }
+
+  /** moves: [{human}], current: the ply shown (0 = start), start: LFEN. */
+  set(moves, current, start) {
+    const key = moves.length + '|' + (moves.length ? moves[moves.length - 1].human + moves[0].human : '') + '|' + start;
+    if (key !== this.key) {
+      this.key = key;
+      this.build(moves, start);
+      this.current = -1;
+    }
+    if (current !== this.current) {
+      this.buttons.forEach((b, i) => {
+        if (i + 1 === current) b.setAttribute('aria-current', 'step');
+        else b.removeAttribute('aria-current');
+      });
+      this.current = current;
+      const b = this.buttons[current - 1];
+      if (b) b.scrollIntoView({ block: 'nearest' });
+      else if (current === moves.length) this.el.scrollTop = this.el.scrollHeight;
+    }
+  }
+
+  build(moves, start) {
+    const fields = (start || '').split(/\s+/);
+    const blackFirst = fields[1] === 'b';
+    let number = Number(fields[4]) || 1;
+    this.buttons = moves.map((m, i) => h('button.mv', { type: 'button', 'data-ply': i + 1, title: m.canonical || '' }, m.human || m.canonical || '?'));
+    const rows = [];
+    let i = 0;
+    if (!moves.length) rows.push(h('li.empty', 'No moves yet.'));
+    if (blackFirst && moves.length) {
+      rows.push(h('li', h('span.num', `${number}…`), h('span.blank'), this.buttons[0]));
+      i = 1;
+      number++;
+    }
+    for (; i < moves.length; i += 2, number++) {
+      rows.push(h('li', h('span.num', `${number}.`), this.buttons[i], this.buttons[i + 1] || h('span.blank')));
+    }
+    this.el.replaceChildren(...rows);
+  }
+}
+
+// Navigation icons as inline SVG: no font is sure to have the media glyphs.
+const icon = (d) => `<svg viewBox="0 0 24 24" width="20" height="20" aria-hidden="true"><path d="${d}" fill="currentColor"/></svg>`;
+export const ICONS = {
+  first: icon('M5 5h2.5v14H5zM19 5v14L8.5 12z'),
+  prev: icon('M16.5 5v14L6 12z'),
+  next: icon('M7.5 5v14L18 12z'),
+  last: icon('M16.5 5H19v14h-2.5zM5 5v14l10.5-7z'),
+};
