@@ -250,7 +250,7 @@ mod tests {
         let mut samples = Vec::new();
         for i in 0..400 {
             let mut counts = [0; Feature::COUNT];
-            let diff = (i % 3) as i32 - 1;
+            let diff = (i % 3) - 1;
             counts[Feature::Man as usize] = diff;
             samples.push(Sample {
                 counts,
