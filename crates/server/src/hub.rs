@@ -15,7 +15,7 @@ use legion_rules::{Color, Game, Position, Record, Rules};
 use serde_json::{Value, json};
 use tokio::sync::{Semaphore, broadcast};
 
-use crate::store::{Clock, GameRow, Store};
+use crate::store::{Clock, GameRow, Store, Write};
 use crate::view;
 
 /// An API error: status, message, and the rule it cites if any.
@@ -104,6 +104,8 @@ pub struct Live {
     /// Bumped by every change; an engine reply for an older version is dropped.
     pub version: u64,
     pub tx: broadcast::Sender<Arc<Value>>,
+    /// The state as last built; every change rebuilds it.
+    current: Option<Arc<Value>>,
 }
 
 type Handle = Arc<tokio::sync::Mutex<Live>>;
@@ -196,6 +198,7 @@ fn rebuild(row: GameRow, moves: &[String]) -> Result<Live, String> {
         engine_thinking: false,
         version: 0,
         tx,
+        current: None,
     })
 }
 
@@ -276,7 +279,19 @@ impl Live {
 
     fn publish(&mut self) {
         self.version += 1;
-        let _ = self.tx.send(Arc::new(self.state(now_ms())));
+        let state = Arc::new(self.state(now_ms()));
+        self.current = Some(state.clone());
+        let _ = self.tx.send(state);
+    }
+
+    /// The current state, built once per change.
+    pub fn snapshot(&mut self) -> Arc<Value> {
+        if let Some(s) = &self.current {
+            return s.clone();
+        }
+        let s = Arc::new(self.state(now_ms()));
+        self.current = Some(s.clone());
+        s
     }
 
     /// Whether it is the engine's turn in an active engine game.
@@ -342,6 +357,11 @@ impl Hub {
             analyses_waiting: AtomicUsize::new(0),
             engine_movetime,
         })
+    }
+
+    /// A write, committed to disk when this returns.
+    async fn write(&self, w: Write) -> ApiResult<()> {
+        self.store.write(w).await.map_err(internal)
     }
 
     async fn blocking<T: Send + 'static>(
@@ -428,8 +448,7 @@ impl Hub {
             declared: None,
             draw_offer: None,
         };
-        let stored = row.clone();
-        self.blocking(move |s| s.create(&stored)).await?;
+        self.write(Write::Create(row.clone())).await?;
         let live = rebuild(row, &[]).map_err(internal)?;
         let handle = Arc::new(tokio::sync::Mutex::new(live));
         self.games
@@ -440,7 +459,7 @@ impl Hub {
         if g.engine_to_move() {
             self.schedule_engine(&mut g, handle.clone());
         }
-        let mut state = g.state(now);
+        let mut state = (*g.snapshot()).clone();
         state["you"] = json!(if new.mode == "local" {
             "both"
         } else {
@@ -461,8 +480,7 @@ impl Hub {
         let mut g = handle.lock().await;
         let now = now_ms();
         if g.run_clock(now) {
-            let row = g.row.clone();
-            self.blocking(move |s| s.update(&row)).await?;
+            self.write(Write::Update(g.row.clone())).await?;
             g.publish();
         }
         let seat = seat(&g.row, token);
@@ -473,7 +491,7 @@ impl Hub {
             let before = &g.game.positions()[ply];
             let same = parse_move(before, text).is_ok_and(|m| m == g.game.moves()[ply]);
             if same && seat.is_some() {
-                return Ok(with_you(g.state(now), seat));
+                return Ok(with_you((*g.snapshot()).clone(), seat));
             }
             return Err(ApiError::new(
                 409,
@@ -508,7 +526,7 @@ impl Hub {
         if g.engine_to_move() {
             self.schedule_engine(&mut g, handle.clone());
         }
-        Ok(with_you(g.state(now), Some(seat)))
+        Ok(with_you((*g.snapshot()).clone(), Some(seat)))
     }
 
     /// Stores and applies a legal move, then tells everyone.
@@ -523,9 +541,13 @@ impl Hub {
         row.draw_offer = None;
         let ply = g.game.moves().len();
         let text = canonical(&before, m);
-        let stored = row.clone();
-        self.blocking(move |s| s.append_move(&stored, ply, &text, now))
-            .await?;
+        self.write(Write::Append {
+            row: row.clone(),
+            ply,
+            text,
+            now_ms: now,
+        })
+        .await?;
         g.row = row;
         g.game = next;
         g.views.push(view::played_move(&before, m, ply + 1, &after));
@@ -588,12 +610,11 @@ impl Hub {
         let mut g = handle.lock().await;
         let now = now_ms();
         if g.run_clock(now) {
-            let row = g.row.clone();
-            self.blocking(move |s| s.update(&row)).await?;
+            self.write(Write::Update(g.row.clone())).await?;
             g.publish();
         }
         let seat = seat(&g.row, token);
-        Ok(with_you(g.state(now), seat))
+        Ok(with_you((*g.snapshot()).clone(), seat))
     }
 
     pub async fn subscribe(
@@ -637,8 +658,11 @@ impl Hub {
         if let Some(c) = &mut row.clock {
             c.turn_started_ms = Some(now_ms());
         }
-        let stored = row.clone();
-        self.blocking(move |s| s.truncate(&stored, ply)).await?;
+        self.write(Write::Truncate {
+            row: row.clone(),
+            ply,
+        })
+        .await?;
         g.row = row;
         g.game = next;
         g.views.truncate(ply);
@@ -647,7 +671,7 @@ impl Hub {
         if g.engine_to_move() {
             self.schedule_engine(&mut g, handle.clone());
         }
-        Ok(with_you(g.state(now_ms()), Some(seat)))
+        Ok(with_you((*g.snapshot()).clone(), Some(seat)))
     }
 
     pub async fn resign(self: &Arc<Self>, id: &str, token: Option<&str>) -> ApiResult<Value> {
@@ -665,7 +689,7 @@ impl Hub {
         };
         self.declare(&mut g, format!("resign:{}", color_code(loser)))
             .await?;
-        Ok(with_you(g.state(now_ms()), Some(seat)))
+        Ok(with_you((*g.snapshot()).clone(), Some(seat)))
     }
 
     async fn declare(&self, g: &mut Live, declared: String) -> ApiResult<()> {
@@ -683,8 +707,7 @@ impl Hub {
                 }
             }
         }
-        let stored = row.clone();
-        self.blocking(move |s| s.update(&stored)).await?;
+        self.write(Write::Update(row.clone())).await?;
         g.row = row;
         apply_declared(&mut g.game, &declared);
         g.publish();
@@ -742,7 +765,7 @@ impl Hub {
                 if score < 50 {
                     self.declare(&mut g, "draw".to_string()).await?;
                 } else {
-                    let mut v = with_you(g.state(now_ms()), Some(seat));
+                    let mut v = with_you((*g.snapshot()).clone(), Some(seat));
                     v["draw_declined"] = json!(true);
                     return Ok(v);
                 }
@@ -750,8 +773,7 @@ impl Hub {
             "offer" => {
                 let mut row = g.row.clone();
                 row.draw_offer = Some(color_code(me).to_string());
-                let stored = row.clone();
-                self.blocking(move |s| s.update(&stored)).await?;
+                self.write(Write::Update(row.clone())).await?;
                 g.row = row;
                 g.publish();
             }
@@ -769,8 +791,7 @@ impl Hub {
                 }
                 let mut row = g.row.clone();
                 row.draw_offer = None;
-                let stored = row.clone();
-                self.blocking(move |s| s.update(&stored)).await?;
+                self.write(Write::Update(row.clone())).await?;
                 g.row = row;
                 g.publish();
             }
@@ -781,7 +802,7 @@ impl Hub {
                 ));
             }
         }
-        Ok(with_you(g.state(now_ms()), Some(seat)))
+        Ok(with_you((*g.snapshot()).clone(), Some(seat)))
     }
 
     pub async fn record(self: &Arc<Self>, id: &str) -> ApiResult<String> {
@@ -855,8 +876,7 @@ impl Hub {
         for h in handles {
             let mut g = h.lock().await;
             if g.run_clock(now_ms()) {
-                let row = g.row.clone();
-                if self.blocking(move |s| s.update(&row)).await.is_ok() {
+                if self.write(Write::Update(g.row.clone())).await.is_ok() {
                     g.publish();
                 }
             }

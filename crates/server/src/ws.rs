@@ -11,7 +11,7 @@ use futures_util::{SinkExt, StreamExt};
 use serde_json::{Value, json};
 use tokio::sync::broadcast::error::RecvError;
 
-use crate::hub::{Hub, now_ms, seat, with_you};
+use crate::hub::{Hub, seat, with_you};
 
 #[derive(serde::Deserialize)]
 pub struct WsQuery {
@@ -53,8 +53,8 @@ async fn session(
     let you = |row: &crate::store::GameRow| seat(row, token.as_deref());
     // The current state first.
     let first = {
-        let g = handle.lock().await;
-        with_you(g.state(now_ms()), you(&g.row))
+        let mut g = handle.lock().await;
+        with_you((*g.snapshot()).clone(), you(&g.row))
     };
     if send(&mut out, json!({"type": "state", "state": first}))
         .await
@@ -68,7 +68,7 @@ async fn session(
                 let state = match update {
                     Ok(s) => (*s).clone(),
                     // Too slow to follow: skip to the latest state.
-                    Err(RecvError::Lagged(_)) => handle.lock().await.state(now_ms()),
+                    Err(RecvError::Lagged(_)) => (*handle.lock().await.snapshot()).clone(),
                     Err(RecvError::Closed) => break,
                 };
                 let seat = you(&handle.lock().await.row);
