@@ -875,10 +875,8 @@ impl Hub {
         };
         for h in handles {
             let mut g = h.lock().await;
-            if g.run_clock(now_ms()) {
-                if self.write(Write::Update(g.row.clone())).await.is_ok() {
-                    g.publish();
-                }
+            if g.run_clock(now_ms()) && self.write(Write::Update(g.row.clone())).await.is_ok() {
+                g.publish();
             }
         }
     }
