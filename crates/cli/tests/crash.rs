@@ -20,7 +20,9 @@ fn start(db: &Path) -> (Child, u16) {
         .spawn()
         .expect("start legion serve");
     let mut line = String::new();
-    BufReader::new(child.stdout.take().unwrap()).read_line(&mut line).unwrap();
+    BufReader::new(child.stdout.take().unwrap())
+        .read_line(&mut line)
+        .unwrap();
     // "Legion is ready: http://127.0.0.1:PORT/ ..."
     let port = line
         .split("127.0.0.1:")
@@ -32,11 +34,19 @@ fn start(db: &Path) -> (Child, u16) {
 }
 
 /// One HTTP request; `None` when the server is gone.
-fn http(port: u16, method: &str, path: &str, token: Option<&str>, body: Option<Value>) -> Option<(u16, Value)> {
+fn http(
+    port: u16,
+    method: &str,
+    path: &str,
+    token: Option<&str>,
+    body: Option<Value>,
+) -> Option<(u16, Value)> {
     let mut s = TcpStream::connect(("127.0.0.1", port)).ok()?;
     s.set_read_timeout(Some(Duration::from_secs(30))).ok()?;
     let body = body.map(|b| b.to_string()).unwrap_or_default();
-    let auth = token.map(|t| format!("Authorization: Bearer {t}\r\n")).unwrap_or_default();
+    let auth = token
+        .map(|t| format!("Authorization: Bearer {t}\r\n"))
+        .unwrap_or_default();
     let req = format!(
         "{method} {path} HTTP/1.1\r\nHost: x\r\nConnection: close\r\nContent-Type: application/json\r\n{auth}Content-Length: {}\r\n\r\n{body}",
         body.len()
@@ -46,7 +56,10 @@ fn http(port: u16, method: &str, path: &str, token: Option<&str>, body: Option<V
     s.read_to_string(&mut buf).ok()?;
     let (head, rest) = buf.split_once("\r\n\r\n")?;
     let status = head.split_whitespace().nth(1)?.parse().ok()?;
-    let body = if head.to_ascii_lowercase().contains("transfer-encoding: chunked") {
+    let body = if head
+        .to_ascii_lowercase()
+        .contains("transfer-encoding: chunked")
+    {
         let mut out = String::new();
         let mut r = rest;
         while let Some((size, more)) = r.split_once("\r\n") {
@@ -87,7 +100,14 @@ fn temp_db() -> PathBuf {
 fn kill_9_loses_no_acknowledged_move() {
     let db = temp_db();
     let (child, port) = start(&db);
-    let (status, created) = http(port, "POST", "/api/games", None, Some(json!({"mode": "local"}))).unwrap();
+    let (status, created) = http(
+        port,
+        "POST",
+        "/api/games",
+        None,
+        Some(json!({"mode": "local"})),
+    )
+    .unwrap();
     assert_eq!(status, 201);
     let id = created["id"].as_str().unwrap().to_string();
     let token = created["token"].as_str().unwrap().to_string();
@@ -105,7 +125,8 @@ fn kill_9_loses_no_acknowledged_move() {
             let _ = c.kill(); // SIGKILL
             let _ = c.wait();
         });
-        let Some((_, mut state)) = http(port, "GET", &format!("/api/games/{id}"), None, None) else {
+        let Some((_, mut state)) = http(port, "GET", &format!("/api/games/{id}"), None, None)
+        else {
             panic!("server not answering at the start of round {round}");
         };
         let started = Instant::now();
@@ -113,7 +134,15 @@ fn kill_9_loses_no_acknowledged_move() {
         loop {
             if state["status"] == "over" {
                 // Start afresh from the same game: take a move back.
-                if http(port, "POST", &format!("/api/games/{id}/undo"), Some(&token), Some(json!({}))).is_none() {
+                if http(
+                    port,
+                    "POST",
+                    &format!("/api/games/{id}/undo"),
+                    Some(&token),
+                    Some(json!({})),
+                )
+                .is_none()
+                {
                     break;
                 }
                 acked.pop();
@@ -125,7 +154,10 @@ fn kill_9_loses_no_acknowledged_move() {
             rng ^= rng << 13;
             rng ^= rng >> 7;
             rng ^= rng << 17;
-            let mv = legal[(rng % legal.len() as u64) as usize]["canonical"].as_str().unwrap().to_string();
+            let mv = legal[(rng % legal.len() as u64) as usize]["canonical"]
+                .as_str()
+                .unwrap()
+                .to_string();
             let ply = state["ply"].as_u64().unwrap();
             match http(
                 port,
@@ -157,7 +189,10 @@ fn kill_9_loses_no_acknowledged_move() {
         );
         assert!(stored.len() <= acked.len() + 1, "more moves than were sent");
         // The kill came while moves were being played, not before.
-        assert!(acked.len() > at_start, "round {round}: no move acknowledged before the kill");
+        assert!(
+            acked.len() > at_start,
+            "round {round}: no move acknowledged before the kill"
+        );
         // A move that reached the disk but not the client counts as played.
         acked = stored;
     }
@@ -192,7 +227,10 @@ fn an_engine_game_resumes_thinking_after_a_crash() {
             assert_eq!(st["turn"], "b");
             break;
         }
-        assert!(Instant::now() < deadline, "the engine never moved after the restart");
+        assert!(
+            Instant::now() < deadline,
+            "the engine never moved after the restart"
+        );
         std::thread::sleep(Duration::from_millis(100));
     }
     let _ = child.kill();

@@ -58,6 +58,14 @@ features! {
     KingShelter = "one of our pieces next to our King",
     HangingPiece = "one of our chess pieces an enemy man could jump now",
     ExposedConstruct = "one of our constructs an enemy man could jump now (Liberation)",
+    SafeMobility = "a square our chess pieces attack that no enemy man could jump them on",
+    MinorCentral = "centrality of our Knights and Bishops (0 at the edge, 3 in the centre)",
+    QueenCentral = "centrality of our Queen",
+    KingCentral = "centrality of our King",
+    PieceOnDark = "one of our chess pieces on an inner dark square, where men can reach it",
+    ManBackRank = "a man still on its home rank, guarding it against crowning",
+    ManMobility = "a step one of our men can make",
+    TamaLongDiagonal = "a Tama on the long diagonal a1-h8",
     Tempo = "having the move",
 }
 
@@ -124,6 +132,14 @@ impl Weights {
             (KingShelter, 5),
             (HangingPiece, -40),
             (ExposedConstruct, -30),
+            (SafeMobility, 2),
+            (MinorCentral, 6),
+            (QueenCentral, 3),
+            (KingCentral, 0),
+            (PieceOnDark, -6),
+            (ManBackRank, 6),
+            (ManMobility, 3),
+            (TamaLongDiagonal, 25),
             (Tempo, 12),
         ] {
             w[f as usize] = v;
@@ -206,6 +222,15 @@ pub fn features(pos: &Position) -> Counts {
 }
 
 const CENTER16: Bitboard = Bitboard(0x0000_3C3C_3C3C_0000);
+const LONG_DIAGONAL: Bitboard = Bitboard(0x8040_2010_0804_0201);
+
+/// 0 on the edge, 1 on the next ring, 2 on the next, 3 in the centre four.
+#[inline]
+fn centrality(sq: legion_rules::Square) -> i32 {
+    let f = sq.file() as i32;
+    let r = sq.rank() as i32;
+    f.min(7 - f).min(r).min(7 - r)
+}
 const CENTER_DARK: Bitboard = Bitboard(0x0000_3C3C_3C3C_0000 & 0xAA55_AA55_AA55_AA55);
 
 /// Squares of `color`'s relative rank `r`.
@@ -218,10 +243,18 @@ fn relative_rank(color: Color, r: u8) -> Bitboard {
 }
 
 /// Per-side counts; White's minus Black's go to the sink.
-#[derive(Default)]
 struct Side {
     counts: [i32; Feature::COUNT],
     chess_attacks: Bitboard,
+}
+
+impl Default for Side {
+    fn default() -> Side {
+        Side {
+            counts: [0; Feature::COUNT],
+            chess_attacks: Bitboard::EMPTY,
+        }
+    }
 }
 
 impl Side {
@@ -231,7 +264,19 @@ impl Side {
     }
 }
 
-fn side(board: &Board, us: Color) -> Side {
+/// Squares where a chess piece of the other side could be jumped by one of
+/// `color`'s men: a man next to it and the square beyond empty (4.3).
+fn legion_threats(board: &Board, color: Color) -> Bitboard {
+    let men = board.pieces(color, Role::Man);
+    let empty = !board.occupied();
+    let mut t = Bitboard::EMPTY;
+    for d in 0..4 {
+        t |= shift_diagonal(d, men) & shift_diagonal(opposite(d), empty);
+    }
+    t
+}
+
+fn side(board: &Board, us: Color, enemy_threats: Bitboard) -> Side {
     use Feature::*;
     let mut s = Side::default();
     let occ = board.occupied();
@@ -251,11 +296,14 @@ fn side(board: &Board, us: Color) -> Side {
     }
 
     let mut attacks = Bitboard::EMPTY;
+    let unsafe_squares = ours | enemy_threats;
     for from in board.pieces(us, Role::Knight) {
         s.add(Knight, 1);
         let a = knight_attacks(from);
         attacks |= a;
         s.add(KnightMobility, (a & !ours).count() as i32);
+        s.add(SafeMobility, (a & !unsafe_squares).count() as i32);
+        s.add(MinorCentral, centrality(from));
         if CENTER16.contains(from) {
             s.add(KnightCenter, 1);
         }
@@ -265,19 +313,35 @@ fn side(board: &Board, us: Color) -> Side {
         let a = bishop_attacks(from, occ);
         attacks |= a;
         s.add(BishopMobility, (a & !ours).count() as i32);
+        s.add(SafeMobility, (a & !unsafe_squares).count() as i32);
+        s.add(MinorCentral, centrality(from));
     }
     for from in board.pieces(us, Role::Rook) {
         s.add(Rook, 1);
         let a = rook_attacks(from, occ);
         attacks |= a;
         s.add(RookMobility, (a & !ours).count() as i32);
+        s.add(SafeMobility, (a & !unsafe_squares).count() as i32);
     }
     for from in board.pieces(us, Role::Queen) {
         s.add(Queen, 1);
         let a = bishop_attacks(from, occ) | rook_attacks(from, occ);
         attacks |= a;
         s.add(QueenMobility, (a & !ours).count() as i32);
+        s.add(SafeMobility, (a & !unsafe_squares).count() as i32);
+        s.add(QueenCentral, centrality(from));
     }
+    let chess = ours
+        & (board.by_role(Role::Queen)
+            | board.by_role(Role::Rook)
+            | board.by_role(Role::Bishop)
+            | board.by_role(Role::Knight));
+    s.add(
+        PieceOnDark,
+        (chess & Bitboard::DARK & !Bitboard::EDGE).count() as i32,
+    );
+    s.add(TamaLongDiagonal, (tamas & LONG_DIAGONAL).count() as i32);
+    s.add(ManBackRank, (men & relative_rank(us, 0)).count() as i32);
     for from in tamas {
         s.add(
             TamaMobility,
@@ -305,6 +369,11 @@ fn side(board: &Board, us: Color) -> Side {
         supported |= men & shift_diagonal(d, ours);
     }
     s.add(CrownThreat, crowning.count() as i32);
+    let mut steps = 0;
+    for d in forward {
+        steps += (shift_diagonal(d, men) & !occ).count() as i32;
+    }
+    s.add(ManMobility, steps);
     s.add(ManSupported, supported.count() as i32);
     s.add(ManCenter, (men & CENTER_DARK).count() as i32);
 
@@ -331,6 +400,7 @@ fn king_terms(board: &Board, us: Color, enemy_attacks: Bitboard, sink: &mut Side
     use Feature::*;
     let Some(k) = board.king(us) else { return };
     sink.add(King, 1);
+    sink.add(KingCentral, centrality(k));
     let zone = king_attacks(k);
     sink.add(KingZoneAttacks, (zone & enemy_attacks).count() as i32);
     sink.add(KingShelter, (zone & board.by_color(us)).count() as i32);
@@ -350,8 +420,8 @@ fn king_terms(board: &Board, us: Color, enemy_attacks: Bitboard, sink: &mut Side
 
 fn accumulate<S: Sink>(pos: &Position, sink: &mut S) {
     let board = pos.board();
-    let mut white = side(board, Color::White);
-    let mut black = side(board, Color::Black);
+    let mut white = side(board, Color::White, legion_threats(board, Color::Black));
+    let mut black = side(board, Color::Black, legion_threats(board, Color::White));
     let (wa, ba) = (white.chess_attacks, black.chess_attacks);
     king_terms(board, Color::White, ba, &mut white);
     king_terms(board, Color::Black, wa, &mut black);

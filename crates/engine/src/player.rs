@@ -147,6 +147,14 @@ pub fn make(spec: &Spec) -> Result<Box<dyn Player>, String> {
                         o.eval_name = v.clone();
                     }
                     "name" => name = v.clone(),
+                    // w.<Feature>=<weight>: one evaluation weight, for experiments.
+                    key if key.starts_with("w.") => {
+                        let f = crate::Feature::ALL
+                            .iter()
+                            .find(|f| f.name().eq_ignore_ascii_case(&k[2..]))
+                            .ok_or_else(|| format!("unknown feature '{}'", &k[2..]))?;
+                        o.weights.0[*f as usize] = v.parse().map_err(|_| bad())?;
+                    }
                     _ => return Err(format!("unknown engine option '{k}'")),
                 }
                 if k != "name" {

@@ -4,7 +4,7 @@
 
 import { api, copyText, ApiError } from './api.js';
 import { Board } from './board.js';
-import { INITIAL_LFEN, parseLfen, writeLfen, applyMove, removeMatedKing, possibleCastling, isDark, rankOf } from './lfen.js';
+import { INITIAL_LFEN, parseLfen, writeLfen, possibleCastling, isDark, rankOf } from './lfen.js';
 import { pieceIcon } from './pieces.js';
 import { h, setText, showError, toast, typingIn, sideName } from './ui.js';
 import { MoveList, ICONS } from './movelist.js';
@@ -150,7 +150,8 @@ class AnalysisPage {
     const base = { board: pos.board, turn: pos.turn, lastPath: last ? last.path : [], lastCaptured: last ? last.captured || [] : [] };
     this.board.set({ ...base, legal: [], movable: false });
     this.moveList.set(this.line, this.cursor, this.start);
-    this.status.dataset.turn = pos.turn;
+    // data-turn changes only once the server's legal moves are in: until
+    // then the board takes no move.
     this.current = null;
     let v;
     try {
@@ -189,27 +190,28 @@ class AnalysisPage {
     this.show();
   }
 
+  /**
+   * Plays a legal move of the server's view: the server gives the position
+   * after it (`lfen`, with the King removal of 5.1 when the move mates), so
+   * the page never applies the rules itself.
+   */
   async play(move) {
     this.showError('');
     const before = this.lfen();
-    let next;
-    try {
-      const pos = applyMove(parseLfen(before), move);
-      next = writeLfen({ ...pos, castling: keepValidCastling(pos) });
-      // 5.1: a mating move removes the mated King (not under mate-ends-game).
-      if (this.rules === 'default') {
-        const v = await this.view(next);
-        if (v.check && !(v.legal || []).length && v.kings && v.kings[v.turn]) {
-          next = writeLfen(removeMatedKing(parseLfen(next)));
-        }
+    if (!move.lfen) {
+      // Only the server's moves carry their result; ask it about any other.
+      try {
+        const r = await api.explain(before, this.rules, move.path && move.path.length ? move.path : [move.from, move.to]);
+        if (!r.legal || !r.move || !r.move.lfen) { this.showError(r.error || 'That move is not legal here.'); return; }
+        move = r.move;
+      } catch (e) {
+        this.showError(e.message);
+        return;
       }
-    } catch (e) {
-      this.showError(e.message);
-      return;
     }
     if (this.destroyed || before !== this.lfen()) return;
     this.line = this.line.slice(0, this.cursor);
-    this.line.push({ canonical: move.canonical, human: move.human, lfen: next, path: move.path || squaresOf(move.canonical), captured: move.captured || [] });
+    this.line.push({ canonical: move.canonical, human: move.human, lfen: move.lfen, path: move.path || squaresOf(move.canonical), captured: move.captured || [] });
     this.cursor = this.line.length;
     this.show();
   }
@@ -558,12 +560,6 @@ class AnalysisPage {
 
 function navBtn(icon, label, fn) {
   return h('button.nav', { type: 'button', 'aria-label': label, title: label, onclick: fn, html: icon });
-}
-
-/** Castling rights the placement still backs (a Captor King or Rook has moved). */
-function keepValidCastling(pos) {
-  const possible = possibleCastling(pos.board);
-  return [...(pos.castling || '')].filter((r) => possible.includes(r)).join('');
 }
 
 /** What RULES 6.2 rejects that the placement alone shows (the rest is the server's). */

@@ -217,9 +217,13 @@ export class Board {
     svg.addEventListener('pointerup', (e) => this.pointerUp(e));
     svg.addEventListener('pointercancel', () => this.cancelDrag());
     svg.addEventListener('contextmenu', (e) => { if (this.drag) e.preventDefault(); });
-    document.addEventListener('keydown', (e) => {
+    // One document listener per board; it removes itself once the board
+    // has left the page, so moving between pages does not pile them up.
+    const onKey = (e) => {
+      if (!svg.isConnected) { document.removeEventListener('keydown', onKey); return; }
       if (e.key === 'Escape' && (this.sel || this.drag)) { this.sel = null; this.cancelDrag(); this.render(); }
-    });
+    };
+    document.addEventListener('keydown', onKey);
   }
 
   ownPiece(sq) {

@@ -5,7 +5,7 @@
 
 import { api, seats, copyText, ApiError } from './api.js';
 import { Board } from './board.js';
-import { INITIAL_LFEN, parseLfen, applyMove } from './lfen.js';
+import { INITIAL_LFEN, parseLfen } from './lfen.js';
 import { h, setText, showError, formatClock, toast, typingIn, sideName, other } from './ui.js';
 import { openNewGameDialog } from './newgame.js';
 import { MoveList, ICONS } from './movelist.js';
@@ -24,7 +24,7 @@ class GamePage {
     this.state = null;
     this.viewPly = null; // null: the live position; else a ply of history
     this.userFlip = false;
-    this.pending = null; // a move sent and not yet answered: {move, board}
+    this.pending = null; // a move sent and not yet answered: {move, ply}
     this.ws = null;
     this.wsRetry = 0;
     this.destroyed = false;
@@ -271,9 +271,7 @@ class GamePage {
       last = this.viewPly ? moves[this.viewPly - 1] : null;
       checkSquare = last && /[+#]$/.test(last.human || '') ? kingSquare(board, turn) : null;
     } else if (this.pending) {
-      board = this.pending.board;
       last = this.pending.move;
-      checkSquare = null;
     }
     const movable = this.canMoveNow();
     this.board.set({
@@ -418,10 +416,9 @@ class GamePage {
     const st = this.state;
     if (!this.canMoveNow()) return;
     this.showError('');
-    // Draw the move at once; the server's answer replaces it.
-    let board = null;
-    try { board = applyMove(parseLfen(st.lfen), move)?.board; } catch { board = null; }
-    if (board) this.pending = { move, board, ply: st.ply };
+    // Mark the move's squares at once; the server plays it, and its answer
+    // draws the new position. No second move is taken meanwhile.
+    this.pending = { move, ply: st.ply };
     this.render();
     try {
       if (this.home) {

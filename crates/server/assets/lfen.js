@@ -1,8 +1,7 @@
-// Positions on the client: reading and writing LFEN (RULES 6.2) and
-// playing a move the server has already called legal. The server stays the
-// authority: these are used to draw history positions and rule diagrams,
-// to show a move at once before the server confirms it, and to step the
-// analysis board.
+// Positions on the client: reading and writing LFEN (RULES 6.2), to draw
+// history positions and rule diagrams and to write what the editor sets up.
+// The client never plays a move itself: the server is the authority, and
+// every legal move it lists comes with the LFEN of the position after it.
 
 export const INITIAL_LFEN = 'rnbkqbnr/m1m1m1m1/1m1m1m1m/8/8/M1M1M1M1/1M1M1M1M/RNBQKBNR w KQkq 0 1';
 export const FILES = 'abcdefgh';
@@ -90,12 +89,6 @@ export const CASTLINGS = [
   { right: 'q', king: ['d8', 'f8'], rook: ['h8', 'e8'] },
 ];
 
-function touchCastling(castling, sq) {
-  let out = castling;
-  for (const c of CASTLINGS) if (c.king[0] === sq || c.rook[0] === sq) out = out.replace(c.right, '');
-  return out;
-}
-
 /** Rights still backed by an unmoved King and Rook on their home squares. */
 export function possibleCastling(board) {
   return CASTLINGS.filter((c) => {
@@ -104,73 +97,6 @@ export function possibleCastling(board) {
     const r = board[c.rook[0]];
     return k && !k.prisoner && k.piece === color + 'K' && r && !r.prisoner && r.piece === color + 'R';
   }).map((c) => c.right).join('');
-}
-
-const farRank = (color) => (color === 'w' ? 7 : 0);
-
-/**
- * The position after a legal move (an entry of `legal`: from, to, path,
- * captured, kind), following RULES 4.1 and Position::play. The King
- * removal of 5.1 needs the opponent's legal moves, so it is left to the
- * caller (see removeMatedKing).
- */
-export function applyMove(pos, move) {
-  const board = { ...pos.board };
-  const us = pos.turn;
-  const them = us === 'w' ? 'b' : 'w';
-  const mover = board[move.from];
-  let castling = pos.castling || '';
-  let irreversible = false;
-  if (!mover) return null;
-  delete board[move.from];
-  if (move.kind === 'castle') {
-    const c = CASTLINGS.find((x) => x.king[0] === move.from && x.king[1] === move.to);
-    board[move.to] = mover;
-    if (c) { board[c.rook[1]] = board[c.rook[0]]; delete board[c.rook[0]]; }
-    castling = castling.replace(us === 'w' ? /[KQ]/g : /[kq]/g, '');
-  } else if (move.kind === 'chess') {
-    const target = board[move.to];
-    let placed = { ...mover };
-    if (target) {
-      irreversible = true;
-      const role = target.piece[1];
-      // 4.1: a plain chess piece takes a Legion piece prisoner; a Captor
-      // already holds one; a construct is absorbed whole.
-      if (!target.prisoner && (role === 'M' || role === 'T') && !mover.prisoner) {
-        placed = { piece: mover.piece, prisoner: target.piece };
-      }
-    }
-    board[move.to] = placed;
-    castling = touchCastling(touchCastling(castling, move.from), move.to);
-  } else {
-    const path = move.path && move.path.length ? move.path : [move.from, move.to];
-    let role = mover.piece[1];
-    // 2.5: a man crowns on reaching the far rank, even during a series.
-    if (role === 'M' && path.slice(1).some((s) => rankOf(s) === farRank(us))) role = 'T';
-    irreversible = move.kind === 'jump' || mover.piece[1] === 'M';
-    for (const sq of move.captured || []) {
-      const t = board[sq];
-      // 4.1 Liberation: the Captor goes; its prisoner passes to the jumper.
-      if (t && t.prisoner) board[sq] = { piece: us + t.prisoner[1] };
-      else delete board[sq];
-    }
-    board[move.to] = { piece: us + role };
-  }
-  return {
-    board,
-    turn: them,
-    castling,
-    halfmove: irreversible ? 0 : (pos.halfmove || 0) + 1,
-    fullmove: (pos.fullmove || 1) + (us === 'b' ? 1 : 0),
-  };
-}
-
-/** 5.1: the mated side's King leaves the board with any prisoner it holds. */
-export function removeMatedKing(pos) {
-  const board = { ...pos.board };
-  for (const [sq, o] of Object.entries(board)) if (o.piece === pos.turn + 'K') delete board[sq];
-  const castling = (pos.castling || '').replace(pos.turn === 'w' ? /[KQ]/g : /[kq]/g, '');
-  return { ...pos, board, castling, halfmove: 0 };
 }
 
 export const COLOR_NAME = { w: 'White', b: 'Black' };

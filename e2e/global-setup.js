@@ -1,0 +1,78 @@
+// Starts ONE `legion serve` for the whole run: a free port, a fresh database
+// in a temporary folder, a short engine time. The address is handed to the
+// workers through LEGION_BASE_URL; the function returned stops the server.
+
+const { spawn } = require('node:child_process');
+const fs = require('node:fs');
+const net = require('node:net');
+const os = require('node:os');
+const path = require('node:path');
+
+const ROOT = path.resolve(__dirname, '..');
+const BIN = process.env.LEGION_BIN || path.join(ROOT, 'target', 'release', 'legion');
+const READY_TIMEOUT_MS = 30_000;
+
+/** A port nobody listens on: bind to port 0, read it, release it. */
+function freePort() {
+  return new Promise((resolve, reject) => {
+    const srv = net.createServer();
+    srv.unref();
+    srv.on('error', reject);
+    srv.listen(0, '127.0.0.1', () => {
+      const { port } = srv.address();
+      srv.close(() => resolve(port));
+    });
+  });
+}
+
+/** Starts the server and resolves with {url, stop} once it prints its ready line. */
+async function startServer({ movetime = 150 } = {}) {
+  if (!fs.existsSync(BIN)) {
+    throw new Error(`${BIN} is missing: build it with 'cargo build --release -p legion-cli'`);
+  }
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'legion-e2e-'));
+  const port = await freePort();
+  const args = ['serve', '--port', String(port), '--db', path.join(dir, 'e2e.db'), '--engine-movetime', String(movetime)];
+  const child = spawn(BIN, args, { stdio: ['ignore', 'pipe', 'pipe'] });
+  let out = '';
+  let err = '';
+  child.stderr.setEncoding('utf8');
+  child.stderr.on('data', (d) => { err += d; });
+  const url = await new Promise((resolve, reject) => {
+    const timer = setTimeout(() => fail(new Error(`legion serve did not say it was ready within ${READY_TIMEOUT_MS} ms`)), READY_TIMEOUT_MS);
+    function fail(e) {
+      clearTimeout(timer);
+      child.kill('SIGKILL');
+      reject(new Error(`${e.message}\nstdout: ${out}\nstderr: ${err}`));
+    }
+    child.stdout.setEncoding('utf8');
+    child.stdout.on('data', (d) => {
+      out += d;
+      const m = out.match(/Legion is ready: (http:\/\/\S+?)\/?\s/);
+      if (m) { clearTimeout(timer); resolve(m[1]); }
+    });
+    child.on('error', fail);
+    child.on('exit', (code, signal) => fail(new Error(`legion serve exited early (code ${code}, signal ${signal})`)));
+  });
+  child.removeAllListeners('exit');
+  child.stdout.resume(); // keep draining: a full pipe would block the server
+
+  const stop = async () => {
+    if (child.exitCode === null && child.signalCode === null) {
+      const exited = new Promise((r) => child.once('exit', r));
+      child.kill('SIGTERM');
+      const t = setTimeout(() => child.kill('SIGKILL'), 5000);
+      await exited;
+      clearTimeout(t);
+    }
+    fs.rmSync(dir, { recursive: true, force: true });
+  };
+  return { url, stop, child };
+}
+
+module.exports = async function globalSetup() {
+  const server = await startServer({ movetime: 150 });
+  process.env.LEGION_BASE_URL = server.url;
+  return async () => { await server.stop(); };
+};
+module.exports.startServer = startServer;

@@ -1,0 +1,166 @@
+#!/usr/bin/env node
+// Screenshots for the docs, written to docs/screenshots/: the home board, a
+// game against the engine with a construct on the board, a friend game
+// showing its invite, the analysis board with the engine's line, the
+// position editor, the rules page, and a game on a phone-sized screen.
+//
+//   cd e2e && npm ci && node screenshots.js      (needs target/release/legion)
+//
+// It starts its own server on a free port with a fresh database, and uses
+// Debian's Chromium like the tests.
+
+const fs = require('node:fs');
+const path = require('node:path');
+const { chromium } = require('@playwright/test');
+const { launchOptions } = require('./chromium.js');
+const { startServer } = require('./global-setup.js');
+
+const OUT = path.resolve(__dirname, '..', 'docs', 'screenshots');
+const DESKTOP = { width: 1200, height: 800 };
+const PHONE = { width: 390, height: 844 };
+
+async function api(base, method, url, body, token) {
+  const headers = { 'Content-Type': 'application/json' };
+  if (token) headers.Authorization = `Bearer ${token}`;
+  const res = await fetch(base + url, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
+  const data = await res.json();
+  if (!res.ok) throw new Error(`${method} ${url}: ${res.status} ${JSON.stringify(data)}`);
+  return data;
+}
+
+const hasConstruct = (st) => Object.values(st.board).some((o) => o.prisoner);
+
+/**
+ * Plays White against the engine through the API until, after the engine's
+ * reply, a construct stands on the board. White takes a man prisoner when
+ * it can; otherwise it plays a Legion move chosen by a fixed rule, so that
+ * runs look alike (the engine's replies decide the rest).
+ */
+async function engineGameWithConstruct(base) {
+  for (let attempt = 0; attempt < 5; attempt++) {
+    const g = await api(base, 'POST', '/api/games', { mode: 'engine', color: 'white', level: 3 });
+    let st = g.state;
+    for (let i = 0; i < 14 && st.status === 'active'; i++) {
+      const takes = st.legal.filter((m) => m.kind === 'chess' && st.board[m.to]
+        && /[MT]/.test(st.board[m.to].piece[1]) && !st.board[m.to].prisoner && !st.board[m.from].prisoner);
+      const steps = st.legal.filter((m) => m.kind === 'step' || m.kind === 'jump');
+      const pick = takes[0] || steps[(i * 5) % Math.max(1, steps.length)] || st.legal[0];
+      st = await api(base, 'POST', `/api/games/${g.id}/moves`, { move: pick.canonical, ply: st.ply }, g.token);
+      const deadline = Date.now() + 15000;
+      while (st.status === 'active' && st.turn !== 'w' && Date.now() < deadline) {
+        await new Promise((r) => setTimeout(r, 100));
+        st = await api(base, 'GET', `/api/games/${g.id}`);
+      }
+      if (st.status === 'active' && st.turn === 'w' && st.ply >= 8 && hasConstruct(st)) return g;
+    }
+  }
+  throw new Error('no engine game with a construct came about');
+}
+
+async function shot(page, name, options = {}) {
+  const file = path.join(OUT, `${name}.png`);
+  await page.mouse.move(0, 0); // no hover effects
+  await page.screenshot({ path: file, ...options });
+  const kb = Math.round(fs.statSync(file).size / 1024);
+  console.log(`${path.relative(process.cwd(), file)} ${kb} KB`);
+}
+
+async function main() {
+  fs.mkdirSync(OUT, { recursive: true });
+  const server = await startServer({ movetime: 300 });
+  const base = server.url;
+  const browser = await chromium.launch(launchOptions);
+  try {
+    const desktop = () => browser.newContext({ baseURL: base, viewport: DESKTOP, colorScheme: 'light' });
+
+    // 1. The home page: the initial position, ready to play the engine.
+    let ctx = await desktop();
+    let page = await ctx.newPage();
+    const ready = page.waitForResponse((r) => r.url().endsWith('/api/position'));
+    await page.goto('/');
+    await ready;
+    await page.locator('[data-square="c3"]').click(); // show the man's moves
+    await shot(page, 'home');
+    await ctx.close();
+
+    // 2. A game against the engine, with a construct on the board.
+    const g = await engineGameWithConstruct(base);
+    ctx = await desktop();
+    page = await ctx.newPage();
+    await page.goto(`/g/${g.id}?seat=${g.token}`);
+    await page.locator('[data-prisoner]').first().waitFor();
+    await page.locator('[data-ply="8"]').waitFor();
+    await shot(page, 'engine-game');
+    await ctx.close();
+
+    // 3. A friend game, made with the New game dialog: the invite link shows.
+    ctx = await desktop();
+    page = await ctx.newPage();
+    await page.goto('/');
+    await page.getByRole('button', { name: 'New game' }).click();
+    await page.getByLabel('A friend (invite link)').check();
+    await page.getByRole('button', { name: 'Start' }).click();
+    await page.locator('#invite-link').waitFor();
+    await page.locator('[data-board] [data-piece]').first().waitFor();
+    await shot(page, 'friend-invite');
+    await ctx.close();
+
+    // 4. The analysis board: a position from the engine game, with the
+    // engine's evaluation and best line.
+    const st = await api(base, 'GET', `/api/games/${g.id}`);
+    ctx = await desktop();
+    await ctx.addInitScript(() => localStorage.setItem('legion:engine', 'on'));
+    page = await ctx.newPage();
+    await page.goto(`/analysis?lfen=${encodeURIComponent(st.lfen)}`);
+    await page.locator('.pv', { hasText: 'Best line' }).waitFor({ timeout: 20000 });
+    await page.locator('.arrow').first().waitFor();
+    await shot(page, 'analysis');
+
+    // 5. The position editor, a position half set up.
+    await page.getByRole('button', { name: 'Set up a position' }).click();
+    await page.getByRole('button', { name: 'Clear board' }).click();
+    const place = async (tool, squares) => {
+      await page.getByRole('button', { name: tool, exact: true }).click();
+      for (const sq of squares) await page.locator(`[data-square="${sq}"]`).click();
+    };
+    await place('White King', ['g1']);
+    await place('Black King', ['b8']);
+    await place('White man', ['c3', 'e3', 'f2']);
+    await place('Black man', ['d6', 'f6', 'b6']);
+    await place('White Queen holding a Black man', ['d4']);
+    await place('Black Knight holding a White man', ['g5']);
+    await place('White Rook', ['a1']);
+    await page.getByText('A valid position').waitFor();
+    await page.getByRole('button', { name: 'White man', exact: true }).click();
+    await shot(page, 'editor');
+    await ctx.close();
+
+    // 6. The rules, with a board beside a rule.
+    ctx = await desktop();
+    page = await ctx.newPage();
+    await page.goto('/rules');
+    await page.locator('[data-rule-board]').first().waitFor();
+    await page.evaluate(() => {
+      const h = [...document.querySelectorAll('.rules-doc p, .rules-doc li')].find((el) => /^4\.1\b/.test(el.textContent.trim()));
+      if (h) window.scrollTo(0, h.getBoundingClientRect().top + window.scrollY - 70);
+    });
+    await shot(page, 'rules');
+    await ctx.close();
+
+    // 7. The engine game on a phone.
+    ctx = await browser.newContext({ baseURL: base, viewport: PHONE, deviceScaleFactor: 2, isMobile: true, hasTouch: true, colorScheme: 'light' });
+    page = await ctx.newPage();
+    await page.goto(`/g/${g.id}?seat=${g.token}`);
+    await page.locator('[data-prisoner]').first().waitFor();
+    await shot(page, 'phone');
+    await ctx.close();
+  } finally {
+    await browser.close();
+    await server.stop();
+  }
+}
+
+main().catch((e) => {
+  console.error(e);
+  process.exit(1);
+});
