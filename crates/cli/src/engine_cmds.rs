@@ -15,6 +15,9 @@ pub struct BenchArgs {
     /// Evaluation weights: tuned, handset or material.
     #[arg(long, default_value = "tuned")]
     pub eval: String,
+    /// Search threads (the node signature is only stable with 1).
+    #[arg(long, default_value_t = 1)]
+    pub threads: usize,
 }
 
 pub fn uci() -> Result<(), Failure> {
@@ -28,7 +31,7 @@ pub fn bench(a: BenchArgs) -> Result<(), Failure> {
     if !(1..=30).contains(&a.depth) {
         return Err(Failure("--depth must be from 1 to 30".to_string()));
     }
-    let r = bench::run(a.depth, &weights);
+    let r = bench::run(a.depth, &weights, a.threads.clamp(1, 64));
     let mut w = io::stdout().lock();
     for (lfen, nodes) in &r.lines {
         writeln!(w, "{nodes:>12}  {lfen}")?;

@@ -32,7 +32,7 @@ pub struct BenchResult {
     pub time: Duration,
 }
 
-pub fn run(depth: i32, weights: &Weights) -> BenchResult {
+pub fn run(depth: i32, weights: &Weights, threads: usize) -> BenchResult {
     let mut lines = Vec::new();
     let mut nodes = 0;
     let mut time = Duration::ZERO;
@@ -46,6 +46,7 @@ pub fn run(depth: i32, weights: &Weights) -> BenchResult {
         };
         let config = Config {
             weights: weights.clone(),
+            threads,
             ..Config::default()
         };
         let out = search::search(&pos, &[], &limits, &config, &tt, &stop, &mut |_| {});

@@ -42,16 +42,18 @@ const fn level(
     }
 }
 
+/// Caps grow geometrically in nodes, so each level searches about twice as
+/// much as the one below; noise and variety shrink.
 pub const LEVELS: [Level; 10] = [
     level(1, Some(1), Some(2_000), 250, 350, 0),
     level(2, Some(1), Some(5_000), 140, 200, 0),
     level(3, Some(2), Some(10_000), 90, 120, 0),
-    level(4, Some(2), Some(20_000), 50, 70, 0),
-    level(5, Some(3), Some(40_000), 30, 45, 0),
-    level(6, Some(4), Some(80_000), 18, 30, 0),
-    level(7, Some(6), Some(200_000), 8, 20, 20),
-    level(8, Some(8), Some(600_000), 0, 14, 16),
-    level(9, Some(12), Some(2_000_000), 0, 10, 12),
+    level(4, Some(3), Some(20_000), 50, 70, 0),
+    level(5, Some(4), Some(30_000), 30, 45, 0),
+    level(6, Some(5), Some(50_000), 18, 30, 0),
+    level(7, Some(6), Some(80_000), 8, 20, 20),
+    level(8, None, Some(150_000), 0, 14, 16),
+    level(9, None, Some(300_000), 0, 10, 12),
     level(10, None, None, 0, 8, 8),
 ];
 
