@@ -64,7 +64,7 @@ pub struct OpeningsArgs {
 /// Short openings played by a weak, varied engine (level 5, a new seed per
 /// opening), kept only when a deeper search finds them balanced.
 pub fn openings(a: OpeningsArgs) -> Result<(), Failure> {
-    use legion_engine::search::{Config, Limits, search};
+    use legion_engine::search::Limits;
     use legion_engine::{Engine, Options};
     use legion_rules::Position;
     use std::sync::atomic::AtomicBool;
@@ -98,20 +98,11 @@ pub fn openings(a: OpeningsArgs) -> Result<(), Failure> {
         if pos.is_check() || !pos.has_legal_move() || !seen.insert(pos.hash()) {
             continue;
         }
-        let tt = legion_engine::Table::new(8);
         let limits = Limits {
             depth: Some(a.depth),
             ..Limits::default()
         };
-        let r = search(
-            &pos,
-            &[],
-            &limits,
-            &Config::default(),
-            &tt,
-            &stop,
-            &mut |_| {},
-        );
+        let r = legion_engine::search_once(&pos, &limits, 8);
         if r.score.abs() <= a.max_eval {
             writeln!(out, "{}", pos.to_lfen())?;
             kept += 1;

@@ -18,5 +18,5 @@ pub mod uci;
 pub use engine::{Engine, Options};
 pub use eval::{Feature, Weights, evaluate};
 pub use levels::Level;
-pub use search::{Config, Info, Limits, Outcome, search};
+pub use search::{Config, Info, Limits, Outcome, search, search_once};
 pub use tt::Table;

@@ -184,6 +184,22 @@ pub fn search(
     out
 }
 
+/// One search with a fresh table of `table_mb` megabytes and the default
+/// configuration: for tools and tests that need one answer.
+pub fn search_once(pos: &Position, limits: &Limits, table_mb: usize) -> Outcome {
+    let tt = Table::new(table_mb);
+    let stop = AtomicBool::new(false);
+    search(
+        pos,
+        &[],
+        limits,
+        &Config::default(),
+        &tt,
+        &stop,
+        &mut |_| {},
+    )
+}
+
 struct RootMove {
     mv: Move,
     /// Score with the variety bonus, as the root compares them.
@@ -858,23 +874,16 @@ mod tests {
     use super::*;
     use legion_rules::notation::canonical;
 
-    fn best(lfen: &str, depth: i32) -> (String, i32) {
-        let pos: Position = lfen.parse().unwrap();
-        let tt = Table::new(8);
-        let stop = AtomicBool::new(false);
-        let limits = Limits {
-            depth: Some(depth),
+    fn depth(d: i32) -> Limits {
+        Limits {
+            depth: Some(d),
             ..Limits::default()
-        };
-        let out = search(
-            &pos,
-            &[],
-            &limits,
-            &Config::default(),
-            &tt,
-            &stop,
-            &mut |_| {},
-        );
+        }
+    }
+
+    fn best(lfen: &str, d: i32) -> (String, i32) {
+        let pos: Position = lfen.parse().unwrap();
+        let out = search_once(&pos, &depth(d), 8);
         (canonical(&pos, out.best.unwrap()), out.score)
     }
 
@@ -898,21 +907,7 @@ mod tests {
     #[test]
     fn no_legal_move_is_a_loss_for_the_side_to_move() {
         let pos: Position = "k7/8/1Q6/8/8/8/8/7K b - 0 1".parse().unwrap();
-        let tt = Table::new(1);
-        let stop = AtomicBool::new(false);
-        let limits = Limits {
-            depth: Some(3),
-            ..Limits::default()
-        };
-        let out = search(
-            &pos,
-            &[],
-            &limits,
-            &Config::default(),
-            &tt,
-            &stop,
-            &mut |_| {},
-        );
+        let out = search_once(&pos, &depth(3), 1);
         assert!(out.best.is_none());
         assert_eq!(out.score, -WIN);
     }

@@ -692,6 +692,14 @@ impl Hub {
         Ok(with_you((*g.snapshot()).clone(), Some(seat)))
     }
 
+    /// Saves a changed off-board state and tells everyone.
+    async fn set_row(&self, g: &mut Live, row: GameRow) -> ApiResult<()> {
+        self.write(Write::Update(row.clone())).await?;
+        g.row = row;
+        g.publish();
+        Ok(())
+    }
+
     async fn declare(&self, g: &mut Live, declared: String) -> ApiResult<()> {
         let mut row = g.row.clone();
         row.declared = Some(declared.clone());
@@ -738,22 +746,12 @@ impl Hub {
                 let pos = *g.game.position();
                 let engine_side = !me;
                 let score = tokio::task::spawn_blocking(move || {
-                    let tt = legion_engine::Table::new(4);
-                    let stop = std::sync::atomic::AtomicBool::new(false);
                     let limits = legion_engine::Limits {
                         depth: Some(6),
                         movetime: Some(Duration::from_millis(500)),
                         ..Default::default()
                     };
-                    let out = legion_engine::search(
-                        &pos,
-                        &[],
-                        &limits,
-                        &legion_engine::Config::default(),
-                        &tt,
-                        &stop,
-                        &mut |_| {},
-                    );
+                    let out = legion_engine::search_once(&pos, &limits, 4);
                     if pos.turn() == engine_side {
                         out.score
                     } else {
@@ -773,9 +771,7 @@ impl Hub {
             "offer" => {
                 let mut row = g.row.clone();
                 row.draw_offer = Some(color_code(me).to_string());
-                self.write(Write::Update(row.clone())).await?;
-                g.row = row;
-                g.publish();
+                self.set_row(&mut g, row).await?;
             }
             "accept" => {
                 let offer = g.row.draw_offer.clone();
@@ -791,9 +787,7 @@ impl Hub {
                 }
                 let mut row = g.row.clone();
                 row.draw_offer = None;
-                self.write(Write::Update(row.clone())).await?;
-                g.row = row;
-                g.publish();
+                self.set_row(&mut g, row).await?;
             }
             other => {
                 return Err(ApiError::new(
@@ -847,21 +841,11 @@ impl Hub {
         self.analyses_waiting.fetch_sub(1, Ordering::SeqCst);
         let _permit = permit.map_err(internal)?;
         tokio::task::spawn_blocking(move || {
-            let tt = legion_engine::Table::new(16);
-            let stop = std::sync::atomic::AtomicBool::new(false);
             let limits = legion_engine::Limits {
                 movetime: Some(movetime),
                 ..Default::default()
             };
-            legion_engine::search(
-                &pos,
-                &[],
-                &limits,
-                &legion_engine::Config::default(),
-                &tt,
-                &stop,
-                &mut |_| {},
-            )
+            legion_engine::search_once(&pos, &limits, 16)
         })
         .await
         .map_err(internal)
