@@ -33,6 +33,24 @@ pub enum Step {
         #[arg(long)]
         out: String,
     },
+    /// Tunes group multipliers of the weights by self-play (SPSA) and
+    /// writes `tuned.rs`.
+    Spsa {
+        #[arg(long, default_value_t = 300)]
+        iterations: usize,
+        /// Games per iteration (pairs of colours).
+        #[arg(long, default_value_t = 8)]
+        games: usize,
+        /// Nodes per move.
+        #[arg(long, default_value_t = 5000)]
+        nodes: u64,
+        #[arg(long, default_value_t = 2)]
+        threads: usize,
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+        #[arg(long, default_value = "crates/engine/src/tuned.rs")]
+        out: String,
+    },
     /// Fits the weights to a data file and writes `tuned.rs`.
     Fit {
         #[arg(long)]
@@ -81,6 +99,49 @@ pub fn run(a: TuneArgs) -> Result<(), Failure> {
             )?;
             eprintln!();
             println!("{n} positions from {games} games written to {out}");
+            Ok(())
+        }
+        Step::Spsa {
+            iterations,
+            games,
+            nodes,
+            threads,
+            seed,
+            out,
+        } => {
+            let base = Weights::handset();
+            let openings =
+                tournament::openings(tournament::OPENINGS, Rules::DEFAULT).map_err(Failure)?;
+            let theta = tune::spsa(
+                &base,
+                iterations,
+                games.max(2),
+                MoveLimit::Nodes(nodes.max(100)),
+                &openings,
+                threads,
+                seed,
+                &mut |k, r, theta| {
+                    let m: Vec<String> = tune::GROUPS
+                        .iter()
+                        .zip(theta)
+                        .map(|(g, t)| format!("{}={:.2}", g.name, t.exp()))
+                        .collect();
+                    println!("iteration {k}: plus scored {r:.3}; {}", m.join(" "));
+                },
+            );
+            let tuned = tune::scaled(&base, &theta);
+            let groups: Vec<String> = tune::GROUPS
+                .iter()
+                .zip(&theta)
+                .map(|(g, t)| format!("{} x{:.2}", g.name, t.exp()))
+                .collect();
+            let note = format!(
+                "SPSA from the hand-set weights: {iterations} iterations of {games} games at {nodes} nodes a move; {}.",
+                groups.join(", ")
+            );
+            std::fs::write(&out, tune::source(&tuned, &note))
+                .map_err(|e| Failure(format!("cannot write {out}: {e}")))?;
+            println!("written to {out}");
             Ok(())
         }
         Step::Fit {

@@ -212,7 +212,7 @@ pub fn fit(
 /// Rust source for `tuned.rs`.
 pub fn source(w: &Weights, note: &str) -> String {
     let mut s = String::from(
-        "//! Tuned evaluation weights, written by `legion tune fit` (docs/STRENGTH.md).\n\
+        "//! Tuned evaluation weights, written by `legion tune` (docs/STRENGTH.md).\n\
          //! Features not listed keep their hand-set weight.\n",
     );
     s.push_str(&format!(
@@ -296,4 +296,197 @@ mod tests {
         assert!(read_samples("nonsense".as_bytes()).is_err());
         assert!(read_samples("3k4/8/8/8/8/8/8/4K3 w - 0 1;x".as_bytes()).is_err());
     }
+}
+
+/// Weights tuned together by `spsa`: one multiplier per group.
+pub struct Group {
+    pub name: &'static str,
+    pub features: &'static [Feature],
+}
+
+pub const GROUPS: &[Group] = &[
+    Group {
+        name: "mobility",
+        features: &[
+            Feature::KnightMobility,
+            Feature::BishopMobility,
+            Feature::RookMobility,
+            Feature::QueenMobility,
+            Feature::SafeMobility,
+            Feature::TamaMobility,
+        ],
+    },
+    Group {
+        name: "legion",
+        features: &[
+            Feature::ManRank3,
+            Feature::ManRank4,
+            Feature::ManRank5,
+            Feature::ManRank6,
+            Feature::CrownThreat,
+            Feature::ManCenter,
+            Feature::ManSupported,
+            Feature::ManBackRank,
+            Feature::ManMobility,
+        ],
+    },
+    Group {
+        name: "king",
+        features: &[
+            Feature::KingOnLight,
+            Feature::KingLegionDanger,
+            Feature::KingZoneAttacks,
+            Feature::KingShelter,
+            Feature::KingCentral,
+        ],
+    },
+    Group {
+        name: "placement",
+        features: &[
+            Feature::MinorCentral,
+            Feature::QueenCentral,
+            Feature::KnightCenter,
+            Feature::PieceOnDark,
+            Feature::BishopPair,
+            Feature::TamaLongDiagonal,
+        ],
+    },
+    Group {
+        name: "threats",
+        features: &[Feature::HangingPiece, Feature::ExposedConstruct],
+    },
+    Group {
+        name: "prisoners",
+        features: &[Feature::PrisonerMan, Feature::PrisonerTama],
+    },
+    Group {
+        name: "tama",
+        features: &[Feature::Tama],
+    },
+    Group {
+        name: "king-value",
+        features: &[Feature::King],
+    },
+    Group {
+        name: "tempo",
+        features: &[Feature::Tempo],
+    },
+];
+
+/// `base` with each group's weights multiplied by `exp(theta[group])`.
+pub fn scaled(base: &Weights, theta: &[f64]) -> Weights {
+    let mut w = base.clone();
+    for (g, t) in GROUPS.iter().zip(theta) {
+        for &f in g.features {
+            w.0[f as usize] = (base.get(f) as f64 * t.exp()).round() as i32;
+        }
+    }
+    w
+}
+
+/// Score of `a` against `b` over `games` games (openings in pairs, both
+/// colours), `threads` at a time.
+pub fn mini_match(
+    a: &Weights,
+    b: &Weights,
+    openings: &[Position],
+    first_opening: usize,
+    games: usize,
+    limit: MoveLimit,
+    threads: usize,
+    seed: u64,
+) -> f64 {
+    let next = AtomicUsize::new(0);
+    let total = Mutex::new(0.0f64);
+    std::thread::scope(|scope| {
+        for _ in 0..threads.max(1) {
+            scope.spawn(|| {
+                let make = |w: &Weights| {
+                    EnginePlayer::new(
+                        Options {
+                            weights: w.clone(),
+                            hash_mb: 8,
+                            ..Options::default()
+                        },
+                        "spsa",
+                    )
+                };
+                let (mut pa, mut pb) = (make(a), make(b));
+                loop {
+                    let i = next.fetch_add(1, Ordering::Relaxed);
+                    if i >= games {
+                        break;
+                    }
+                    let start = openings[(first_opening + i / 2) % openings.len().max(1)];
+                    let s = seed ^ (i as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+                    let a_white = i % 2 == 0;
+                    let (_, winner, _) = if a_white {
+                        play_game(&mut pa, &mut pb, start, limit, 300, s)
+                    } else {
+                        play_game(&mut pb, &mut pa, start, limit, 300, s)
+                    };
+                    let a_color = if a_white { Color::White } else { Color::Black };
+                    let score = match winner {
+                        None => 0.5,
+                        Some(c) if c == a_color => 1.0,
+                        Some(_) => 0.0,
+                    };
+                    if let Ok(mut t) = total.lock() {
+                        *t += score;
+                    }
+                }
+            });
+        }
+    });
+    total.into_inner().unwrap_or(0.0) / games.max(1) as f64
+}
+
+/// SPSA over the group multipliers (in log space), from `base`. Each
+/// iteration plays a mini-match between the weights nudged up and down
+/// along a random direction and steps towards the winner.
+#[allow(clippy::too_many_arguments)]
+pub fn spsa(
+    base: &Weights,
+    iterations: usize,
+    games_per_iteration: usize,
+    limit: MoveLimit,
+    openings: &[Position],
+    threads: usize,
+    seed: u64,
+    report: &mut dyn FnMut(usize, f64, &[f64]),
+) -> Vec<f64> {
+    let n = GROUPS.len();
+    let mut theta = vec![0.0f64; n];
+    let big_a = (iterations as f64 / 10.0).max(1.0);
+    let (a, c) = (0.6, 0.3);
+    let mut state = seed | 1;
+    for k in 0..iterations {
+        let ck = c / ((k + 1) as f64).powf(0.101);
+        let ak = a / ((k + 1) as f64 + big_a).powf(0.602);
+        let delta: Vec<f64> = (0..n)
+            .map(|_| {
+                state ^= state << 13;
+                state ^= state >> 7;
+                state ^= state << 17;
+                if state & 1 == 0 { 1.0 } else { -1.0 }
+            })
+            .collect();
+        let plus: Vec<f64> = theta.iter().zip(&delta).map(|(t, d)| t + ck * d).collect();
+        let minus: Vec<f64> = theta.iter().zip(&delta).map(|(t, d)| t - ck * d).collect();
+        let r = mini_match(
+            &scaled(base, &plus),
+            &scaled(base, &minus),
+            openings,
+            k * games_per_iteration / 2,
+            games_per_iteration,
+            limit,
+            threads,
+            seed ^ k as u64,
+        );
+        for i in 0..n {
+            theta[i] = (theta[i] + ak * (2.0 * r - 1.0) / (2.0 * ck) * delta[i]).clamp(-2.3, 1.1);
+        }
+        report(k + 1, r, &theta);
+    }
+    theta
 }
