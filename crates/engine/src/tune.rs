@@ -386,6 +386,7 @@ pub fn scaled(base: &Weights, theta: &[f64]) -> Weights {
 
 /// Score of `a` against `b` over `games` games (openings in pairs, both
 /// colours), `threads` at a time.
+#[allow(clippy::too_many_arguments)]
 pub fn mini_match(
     a: &Weights,
     b: &Weights,
@@ -419,7 +420,7 @@ pub fn mini_match(
                     }
                     let start = openings[(first_opening + i / 2) % openings.len().max(1)];
                     let s = seed ^ (i as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15);
-                    let a_white = i % 2 == 0;
+                    let a_white = i.is_multiple_of(2);
                     let (_, winner, _) = if a_white {
                         play_game(&mut pa, &mut pb, start, limit, 300, s)
                     } else {
