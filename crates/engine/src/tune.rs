@@ -238,66 +238,6 @@ pub fn describe_generation(limit: MoveLimit) -> String {
     )
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn fitting_recovers_a_known_weight() {
-        // Results drawn from a model where only material counts: White
-        // wins when a man up, loses when a man down. The fit must move the
-        // man's weight up from a low start, and lower the error.
-        let mut samples = Vec::new();
-        for i in 0..400 {
-            let mut counts = [0; Feature::COUNT];
-            let diff = (i % 3) - 1;
-            counts[Feature::Man as usize] = diff;
-            samples.push(Sample {
-                counts,
-                result: match diff {
-                    1 => 1.0,
-                    -1 => 0.0,
-                    _ => 0.5,
-                },
-            });
-        }
-        // The man's weight is the fixed unit; a Tama, here counted
-        // exactly like a man, must rise from a low start towards it.
-        for s in &mut samples {
-            s.counts[Feature::Tama as usize] = s.counts[Feature::Man as usize];
-            s.counts[Feature::Man as usize] = 0;
-        }
-        let mut start = Weights([0; Feature::COUNT]);
-        start.0[Feature::Man as usize] = 100;
-        start.0[Feature::Tama as usize] = 10;
-        let w0: Vec<f64> = start.0.iter().map(|&x| x as f64).collect();
-        let before = error(&samples, &w0, 1.0);
-        let tuned = fit(&samples, &start, 1.0, 200, 0.0, &mut |_, _| {});
-        let w1: Vec<f64> = tuned.0.iter().map(|&x| x as f64).collect();
-        assert!(error(&samples, &w1, 1.0) < before);
-        assert!(
-            tuned.get(Feature::Tama) > 200,
-            "{}",
-            tuned.get(Feature::Tama)
-        );
-        assert_eq!(tuned.get(Feature::Man), 100);
-        // A strong pull keeps the weight near its start.
-        let held = fit(&samples, &start, 1.0, 200, 1.0, &mut |_, _| {});
-        assert!(held.get(Feature::Tama) < tuned.get(Feature::Tama));
-    }
-
-    #[test]
-    fn samples_are_read_with_their_features() {
-        let text =
-            "3k4/8/8/8/8/8/1M6/4K3 w - 0 1;1\n# comment\n\n3k4/8/8/8/8/8/8/4K3 b - 0 1;0.5\n";
-        let s = read_samples(text.as_bytes()).unwrap();
-        assert_eq!(s.len(), 2);
-        assert_eq!(s[0].counts[Feature::Man as usize], 1);
-        assert!(read_samples("nonsense".as_bytes()).is_err());
-        assert!(read_samples("3k4/8/8/8/8/8/8/4K3 w - 0 1;x".as_bytes()).is_err());
-    }
-}
-
 /// Weights tuned together by `spsa`: one multiplier per group.
 pub struct Group {
     pub name: &'static str,
@@ -490,4 +430,64 @@ pub fn spsa(
         report(k + 1, r, &theta);
     }
     theta
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn fitting_recovers_a_known_weight() {
+        // Results drawn from a model where only material counts: White
+        // wins when a man up, loses when a man down. The fit must move the
+        // man's weight up from a low start, and lower the error.
+        let mut samples = Vec::new();
+        for i in 0..400 {
+            let mut counts = [0; Feature::COUNT];
+            let diff = (i % 3) - 1;
+            counts[Feature::Man as usize] = diff;
+            samples.push(Sample {
+                counts,
+                result: match diff {
+                    1 => 1.0,
+                    -1 => 0.0,
+                    _ => 0.5,
+                },
+            });
+        }
+        // The man's weight is the fixed unit; a Tama, here counted
+        // exactly like a man, must rise from a low start towards it.
+        for s in &mut samples {
+            s.counts[Feature::Tama as usize] = s.counts[Feature::Man as usize];
+            s.counts[Feature::Man as usize] = 0;
+        }
+        let mut start = Weights([0; Feature::COUNT]);
+        start.0[Feature::Man as usize] = 100;
+        start.0[Feature::Tama as usize] = 10;
+        let w0: Vec<f64> = start.0.iter().map(|&x| x as f64).collect();
+        let before = error(&samples, &w0, 1.0);
+        let tuned = fit(&samples, &start, 1.0, 200, 0.0, &mut |_, _| {});
+        let w1: Vec<f64> = tuned.0.iter().map(|&x| x as f64).collect();
+        assert!(error(&samples, &w1, 1.0) < before);
+        assert!(
+            tuned.get(Feature::Tama) > 200,
+            "{}",
+            tuned.get(Feature::Tama)
+        );
+        assert_eq!(tuned.get(Feature::Man), 100);
+        // A strong pull keeps the weight near its start.
+        let held = fit(&samples, &start, 1.0, 200, 1.0, &mut |_, _| {});
+        assert!(held.get(Feature::Tama) < tuned.get(Feature::Tama));
+    }
+
+    #[test]
+    fn samples_are_read_with_their_features() {
+        let text =
+            "3k4/8/8/8/8/8/1M6/4K3 w - 0 1;1\n# comment\n\n3k4/8/8/8/8/8/8/4K3 b - 0 1;0.5\n";
+        let s = read_samples(text.as_bytes()).unwrap();
+        assert_eq!(s.len(), 2);
+        assert_eq!(s[0].counts[Feature::Man as usize], 1);
+        assert!(read_samples("nonsense".as_bytes()).is_err());
+        assert!(read_samples("3k4/8/8/8/8/8/8/4K3 w - 0 1;x".as_bytes()).is_err());
+    }
 }
