@@ -50,6 +50,12 @@ pub enum Step {
         seed: u64,
         #[arg(long, default_value = "crates/engine/src/tuned.rs")]
         out: String,
+        /// Weights to start from: handset or tuned.
+        #[arg(long, default_value = "handset")]
+        start: String,
+        /// Group the weights coarsely (9 groups) or finely (20).
+        #[arg(long, default_value = "coarse")]
+        groups: String,
     },
     /// Fits the weights to a data file and writes `tuned.rs`.
     Fit {
@@ -108,11 +114,24 @@ pub fn run(a: TuneArgs) -> Result<(), Failure> {
             threads,
             seed,
             out,
+            start,
+            groups,
         } => {
-            let base = Weights::handset();
+            let base = Weights::by_name(&start)
+                .ok_or_else(|| Failure(format!("unknown weights '{start}'")))?;
+            let groups = match groups.as_str() {
+                "coarse" => tune::GROUPS,
+                "fine" => tune::FINE_GROUPS,
+                other => {
+                    return Err(Failure(format!(
+                        "--groups is coarse or fine, not '{other}'"
+                    )));
+                }
+            };
             let openings =
                 tournament::openings(tournament::OPENINGS, Rules::DEFAULT).map_err(Failure)?;
             let theta = tune::spsa(
+                groups,
                 &base,
                 iterations,
                 games.max(2),
@@ -121,7 +140,7 @@ pub fn run(a: TuneArgs) -> Result<(), Failure> {
                 threads,
                 seed,
                 &mut |k, r, theta| {
-                    let m: Vec<String> = tune::GROUPS
+                    let m: Vec<String> = groups
                         .iter()
                         .zip(theta)
                         .map(|(g, t)| format!("{}={:.2}", g.name, t.exp()))
@@ -129,15 +148,15 @@ pub fn run(a: TuneArgs) -> Result<(), Failure> {
                     println!("iteration {k}: plus scored {r:.3}; {}", m.join(" "));
                 },
             );
-            let tuned = tune::scaled(&base, &theta);
-            let groups: Vec<String> = tune::GROUPS
+            let tuned = tune::scaled_by(groups, &base, &theta);
+            let names: Vec<String> = groups
                 .iter()
                 .zip(&theta)
                 .map(|(g, t)| format!("{} x{:.2}", g.name, t.exp()))
                 .collect();
             let note = format!(
-                "SPSA from the hand-set weights: {iterations} iterations of {games} games at {nodes} nodes a move; {}.",
-                groups.join(", ")
+                "SPSA from the {start} weights: {iterations} iterations of {games} games at {nodes} nodes a move; {}.",
+                names.join(", ")
             );
             std::fs::write(&out, tune::source(&tuned, &note))
                 .map_err(|e| Failure(format!("cannot write {out}: {e}")))?;

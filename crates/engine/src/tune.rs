@@ -313,10 +313,121 @@ pub const GROUPS: &[Group] = &[
     },
 ];
 
+/// Finer groups for a second pass: single features or close kin, and the
+/// chess pieces' values against the man's.
+pub const FINE_GROUPS: &[Group] = &[
+    Group {
+        name: "knight-mobility",
+        features: &[Feature::KnightMobility],
+    },
+    Group {
+        name: "slider-mobility",
+        features: &[
+            Feature::BishopMobility,
+            Feature::RookMobility,
+            Feature::QueenMobility,
+        ],
+    },
+    Group {
+        name: "safe-mobility",
+        features: &[Feature::SafeMobility],
+    },
+    Group {
+        name: "tama-mobility",
+        features: &[Feature::TamaMobility],
+    },
+    Group {
+        name: "advance",
+        features: &[
+            Feature::ManRank3,
+            Feature::ManRank4,
+            Feature::ManRank5,
+            Feature::ManRank6,
+        ],
+    },
+    Group {
+        name: "crown",
+        features: &[Feature::CrownThreat],
+    },
+    Group {
+        name: "formation",
+        features: &[
+            Feature::ManCenter,
+            Feature::ManSupported,
+            Feature::ManBackRank,
+            Feature::ManMobility,
+        ],
+    },
+    Group {
+        name: "king-safety",
+        features: &[
+            Feature::KingLegionDanger,
+            Feature::KingZoneAttacks,
+            Feature::KingShelter,
+        ],
+    },
+    Group {
+        name: "king-place",
+        features: &[Feature::KingOnLight, Feature::KingCentral],
+    },
+    Group {
+        name: "centrality",
+        features: &[
+            Feature::MinorCentral,
+            Feature::QueenCentral,
+            Feature::KnightCenter,
+        ],
+    },
+    Group {
+        name: "piece-on-dark",
+        features: &[Feature::PieceOnDark],
+    },
+    Group {
+        name: "pair-diagonal",
+        features: &[Feature::BishopPair, Feature::TamaLongDiagonal],
+    },
+    Group {
+        name: "hanging",
+        features: &[Feature::HangingPiece],
+    },
+    Group {
+        name: "exposed",
+        features: &[Feature::ExposedConstruct],
+    },
+    Group {
+        name: "prisoners",
+        features: &[Feature::PrisonerMan, Feature::PrisonerTama],
+    },
+    Group {
+        name: "tama",
+        features: &[Feature::Tama],
+    },
+    Group {
+        name: "king-value",
+        features: &[Feature::King],
+    },
+    Group {
+        name: "tempo",
+        features: &[Feature::Tempo],
+    },
+    Group {
+        name: "minors",
+        features: &[Feature::Knight, Feature::Bishop],
+    },
+    Group {
+        name: "majors",
+        features: &[Feature::Rook, Feature::Queen],
+    },
+];
+
 /// `base` with each group's weights multiplied by `exp(theta[group])`.
 pub fn scaled(base: &Weights, theta: &[f64]) -> Weights {
+    scaled_by(GROUPS, base, theta)
+}
+
+pub fn scaled_by(groups: &[Group], base: &Weights, theta: &[f64]) -> Weights {
     let mut w = base.clone();
-    for (g, t) in GROUPS.iter().zip(theta) {
+    for (g, t) in groups.iter().zip(theta) {
         for &f in g.features {
             w.0[f as usize] = (base.get(f) as f64 * t.exp()).round() as i32;
         }
@@ -387,6 +498,7 @@ pub fn mini_match(
 /// along a random direction and steps towards the winner.
 #[allow(clippy::too_many_arguments)]
 pub fn spsa(
+    groups: &[Group],
     base: &Weights,
     iterations: usize,
     games_per_iteration: usize,
@@ -396,7 +508,7 @@ pub fn spsa(
     seed: u64,
     report: &mut dyn FnMut(usize, f64, &[f64]),
 ) -> Vec<f64> {
-    let n = GROUPS.len();
+    let n = groups.len();
     let mut theta = vec![0.0f64; n];
     let big_a = (iterations as f64 / 10.0).max(1.0);
     let (a, c) = (0.6, 0.3);
@@ -415,8 +527,8 @@ pub fn spsa(
         let plus: Vec<f64> = theta.iter().zip(&delta).map(|(t, d)| t + ck * d).collect();
         let minus: Vec<f64> = theta.iter().zip(&delta).map(|(t, d)| t - ck * d).collect();
         let r = mini_match(
-            &scaled(base, &plus),
-            &scaled(base, &minus),
+            &scaled_by(groups, base, &plus),
+            &scaled_by(groups, base, &minus),
             openings,
             k * games_per_iteration / 2,
             games_per_iteration,
