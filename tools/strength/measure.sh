@@ -25,7 +25,7 @@ for step in "${steps[@]}"; do
       $L match --engine1 engine --engine2 engine:eval=material --games 200 --movetime 200 --quiet > "$OUT/material.txt" ;;
     tuned)
       # Tuned weights against the hand-set start.
-      $L match --engine1 engine:eval=tuned --engine2 engine:eval=handset --games 400 --nodes 20000 --seed 77 --quiet > "$OUT/tuned.txt" ;;
+      $L match --engine1 engine:eval=tuned --engine2 engine:eval=handset --games 400 --nodes 10000 --seed 77 --quiet > "$OUT/tuned.txt" ;;
     levels)
       # Each level against the one below; level 10 gets 600,000 nodes a move (twice
       # level 9's cap); the others are held by their own caps.
