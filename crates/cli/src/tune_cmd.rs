@@ -83,8 +83,7 @@ pub fn run(a: TuneArgs) -> Result<(), Failure> {
             threads,
             out,
         } => {
-            let weights =
-                Weights::by_name(&eval).ok_or_else(|| Failure(format!("unknown eval '{eval}'")))?;
+            let weights = weights_named(&eval)?;
             let openings =
                 tournament::openings(tournament::OPENINGS, Rules::DEFAULT).map_err(Failure)?;
             let file = std::fs::File::create(&out)
@@ -117,8 +116,7 @@ pub fn run(a: TuneArgs) -> Result<(), Failure> {
             start,
             groups,
         } => {
-            let base = Weights::by_name(&start)
-                .ok_or_else(|| Failure(format!("unknown weights '{start}'")))?;
+            let base = weights_named(&start)?;
             let groups = match groups.as_str() {
                 "coarse" => tune::GROUPS,
                 "fine" => tune::FINE_GROUPS,
@@ -140,23 +138,16 @@ pub fn run(a: TuneArgs) -> Result<(), Failure> {
                 threads,
                 seed,
                 &mut |k, r, theta| {
-                    let m: Vec<String> = groups
-                        .iter()
-                        .zip(theta)
-                        .map(|(g, t)| format!("{}={:.2}", g.name, t.exp()))
-                        .collect();
-                    println!("iteration {k}: plus scored {r:.3}; {}", m.join(" "));
+                    println!(
+                        "iteration {k}: plus scored {r:.3}; {}",
+                        tune::multipliers(groups, theta, "=")
+                    );
                 },
             );
             let tuned = tune::scaled_by(groups, &base, &theta);
-            let names: Vec<String> = groups
-                .iter()
-                .zip(&theta)
-                .map(|(g, t)| format!("{} x{:.2}", g.name, t.exp()))
-                .collect();
             let note = format!(
                 "SPSA from the {start} weights: {iterations} iterations of {games} games at {nodes} nodes a move; {}.",
-                names.join(", ")
+                tune::multipliers(groups, &theta, " x")
             );
             std::fs::write(&out, tune::source(&tuned, &note))
                 .map_err(|e| Failure(format!("cannot write {out}: {e}")))?;
@@ -170,8 +161,7 @@ pub fn run(a: TuneArgs) -> Result<(), Failure> {
             start,
             l2,
         } => {
-            let start = Weights::by_name(&start)
-                .ok_or_else(|| Failure(format!("unknown weights '{start}'")))?;
+            let start = weights_named(&start)?;
             let file = std::fs::File::open(&data)
                 .map_err(|e| Failure(format!("cannot read {data}: {e}")))?;
             let samples = tune::read_samples(BufReader::new(file)).map_err(Failure)?;
@@ -208,4 +198,9 @@ pub fn run(a: TuneArgs) -> Result<(), Failure> {
             Ok(())
         }
     }
+}
+
+/// The named starting weights (`handset`, `tuned`, `material`).
+fn weights_named(name: &str) -> Result<Weights, Failure> {
+    Weights::by_name(name).ok_or_else(|| Failure(format!("unknown weights '{name}'")))
 }

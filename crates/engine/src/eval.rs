@@ -24,6 +24,11 @@ macro_rules! features {
             pub fn name(self) -> &'static str {
                 match self { $(Feature::$name => stringify!($name),)* }
             }
+
+            /// The feature called `name`, in any case.
+            pub fn from_name(name: &str) -> Option<Feature> {
+                Feature::ALL.iter().copied().find(|f| f.name().eq_ignore_ascii_case(name))
+            }
         }
     };
 }
@@ -151,8 +156,8 @@ impl Weights {
     pub fn tuned() -> Weights {
         let mut w = Weights::handset();
         for (name, value) in crate::tuned::TUNED {
-            if let Some(f) = Feature::ALL.iter().find(|f| f.name() == *name) {
-                w.0[*f as usize] = *value;
+            if let Some(f) = Feature::from_name(name) {
+                w.0[f as usize] = *value;
             }
         }
         w
@@ -456,6 +461,22 @@ pub fn piece_value(role: Role) -> i32 {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn features_are_found_by_name_in_any_case() {
+        assert_eq!(
+            Feature::from_name("KnightMobility"),
+            Some(Feature::KnightMobility)
+        );
+        assert_eq!(
+            Feature::from_name("tamalongdiagonal"),
+            Some(Feature::TamaLongDiagonal)
+        );
+        assert_eq!(Feature::from_name("Pawn"), None);
+        for &f in Feature::ALL {
+            assert_eq!(Feature::from_name(f.name()), Some(f));
+        }
+    }
 
     #[test]
     fn the_initial_position_is_level_but_for_the_tempo() {

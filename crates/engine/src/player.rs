@@ -149,11 +149,9 @@ pub fn make(spec: &Spec) -> Result<Box<dyn Player>, String> {
                     "name" => name = v.clone(),
                     // w.<Feature>=<weight>: one evaluation weight, for experiments.
                     key if key.starts_with("w.") => {
-                        let f = crate::Feature::ALL
-                            .iter()
-                            .find(|f| f.name().eq_ignore_ascii_case(&k[2..]))
-                            .ok_or_else(|| format!("unknown feature '{}'", &k[2..]))?;
-                        o.weights.0[*f as usize] = v.parse().map_err(|_| bad())?;
+                        let f = crate::Feature::from_name(&key[2..])
+                            .ok_or_else(|| format!("unknown feature '{}'", &key[2..]))?;
+                        o.weights.0[f as usize] = v.parse().map_err(|_| bad())?;
                     }
                     _ => return Err(format!("unknown engine option '{k}'")),
                 }
@@ -451,6 +449,18 @@ mod tests {
         assert!(parse_spec("nonsense").is_err());
         assert!(parse_spec("engine:level").is_err());
         assert!(make(&parse_spec("engine:level=11").unwrap()).is_err());
+    }
+
+    #[test]
+    fn single_weights_are_set_by_feature_name() {
+        let ok = make(&parse_spec("engine:w.KnightMobility=7").unwrap()).unwrap();
+        assert!(ok.name().contains("w.KnightMobility=7"), "{}", ok.name());
+        let unknown = make(&parse_spec("engine:w.Pawn=1").unwrap()).err().unwrap();
+        assert!(
+            unknown.to_lowercase().contains("unknown feature 'pawn'"),
+            "{unknown}"
+        );
+        assert!(make(&parse_spec("engine:w.Man=many").unwrap()).is_err());
     }
 
     #[test]

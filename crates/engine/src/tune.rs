@@ -421,10 +421,6 @@ pub const FINE_GROUPS: &[Group] = &[
 ];
 
 /// `base` with each group's weights multiplied by `exp(theta[group])`.
-pub fn scaled(base: &Weights, theta: &[f64]) -> Weights {
-    scaled_by(GROUPS, base, theta)
-}
-
 pub fn scaled_by(groups: &[Group], base: &Weights, theta: &[f64]) -> Weights {
     let mut w = base.clone();
     for (g, t) in groups.iter().zip(theta) {
@@ -433,6 +429,16 @@ pub fn scaled_by(groups: &[Group], base: &Weights, theta: &[f64]) -> Weights {
         }
     }
     w
+}
+
+/// Each group's name and multiplier, `name<sep>1.23`, for logs and notes.
+pub fn multipliers(groups: &[Group], theta: &[f64], sep: &str) -> String {
+    groups
+        .iter()
+        .zip(theta)
+        .map(|(g, t)| format!("{}{sep}{:.2}", g.name, t.exp()))
+        .collect::<Vec<_>>()
+        .join(" ")
 }
 
 /// Score of `a` against `b` over `games` games (openings in pairs, both
