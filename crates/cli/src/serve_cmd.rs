@@ -1,4 +1,7 @@
 //! `legion serve`: the web app and its API on one port, games in SQLite.
+//! Every limit a host may want to change is an option (docs/HOSTING.md).
+
+use std::time::Duration;
 
 use clap::Args;
 
@@ -20,16 +23,88 @@ pub struct ServeArgs {
     /// Listen on every interface, not only on this machine.
     #[arg(long)]
     pub public: bool,
+    /// The address people open, behind a proxy: `https://legion.example`.
+    /// Browsers' requests must come from it; its host is served.
+    #[arg(long, value_name = "URL")]
+    pub public_origin: Option<String>,
+    /// Another host name to serve (repeatable); loopback names always are.
+    #[arg(long = "host", value_name = "NAME")]
+    pub hosts: Vec<String>,
+    /// Take the client's address from X-Forwarded-For (set by your proxy).
+    #[arg(long)]
+    pub behind_proxy: bool,
+    /// Games kept in memory; idle ones beyond are evicted and reread.
+    #[arg(long, default_value_t = 1000)]
+    pub games_in_memory: usize,
+    /// New games and invite claims per client address and minute (0: no limit).
+    #[arg(long, default_value_t = 30)]
+    pub games_per_minute: u32,
+    /// Analyses per client address and minute (0: no limit).
+    #[arg(long, default_value_t = 60)]
+    pub analyses_per_minute: u32,
+    /// Analyses that may wait for the engine.
+    #[arg(long, default_value_t = 64)]
+    pub engine_queue: usize,
+    /// Open WebSockets in all.
+    #[arg(long, default_value_t = 5000)]
+    pub max_sockets: usize,
+    /// Open WebSockets per client address.
+    #[arg(long, default_value_t = 20)]
+    pub max_sockets_per_client: usize,
+    /// Seconds each side has for its first move in a clocked game.
+    #[arg(long, default_value_t = 60)]
+    pub first_move_s: u64,
+}
+
+/// `https://Legion.Example/` → `https://legion.example`; anything else is refused.
+fn origin(url: &str) -> Result<String, Failure> {
+    let url = url.trim().trim_end_matches('/').to_ascii_lowercase();
+    let ok = url.split_once("://").is_some_and(|(scheme, host)| {
+        matches!(scheme, "http" | "https") && !host.is_empty() && !host.contains('/')
+    });
+    if ok {
+        Ok(url)
+    } else {
+        Err(Failure(format!(
+            "--public-origin must be like https://legion.example, not '{url}'"
+        )))
+    }
 }
 
 pub fn run(a: ServeArgs) -> Result<(), Failure> {
+    tracing_subscriber::fmt()
+        .with_env_filter(
+            tracing_subscriber::EnvFilter::try_from_default_env()
+                .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("info")),
+        )
+        .with_target(false)
+        .with_writer(std::io::stderr)
+        .init();
     let cores = std::thread::available_parallelism().map_or(2, |n| n.get());
+    let limits = legion_server::Limits {
+        games_in_memory: a.games_in_memory.max(1),
+        games_per_minute: a.games_per_minute,
+        analyses_per_minute: a.analyses_per_minute,
+        engine_queue: a.engine_queue,
+        sockets_total: a.max_sockets,
+        sockets_per_client: a.max_sockets_per_client,
+        first_move: Duration::from_secs(a.first_move_s.max(1)),
+        ..legion_server::Limits::default()
+    };
+    let site = legion_server::Site {
+        public_origin: a.public_origin.as_deref().map(origin).transpose()?,
+        hosts: a.hosts.iter().map(|h| h.to_ascii_lowercase()).collect(),
+        any_host: a.public && a.public_origin.is_none() && a.hosts.is_empty(),
+        behind_proxy: a.behind_proxy,
+    };
     let config = legion_server::Config {
         port: a.port,
         db: a.db.clone().into(),
         engine_threads: a.engine_threads.unwrap_or(cores).max(1),
-        engine_movetime: std::time::Duration::from_millis(a.engine_movetime.clamp(10, 60_000)),
+        engine_movetime: Duration::from_millis(a.engine_movetime.clamp(10, 60_000)),
         public: a.public,
+        site,
+        limits,
     };
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .enable_all()
@@ -40,5 +115,5 @@ pub fn run(a: ServeArgs) -> Result<(), Failure> {
         .block_on(legion_server::serve(config, |addr| {
             println!("Legion is ready: http://{addr}/  (games are kept in {db}; Ctrl-C stops)");
         }))
-        .map_err(Failure)
+        .map_err(|e| Failure(e.to_string()))
 }

@@ -169,7 +169,7 @@ pub fn make(spec: &Spec) -> Result<Box<dyn Player>, String> {
 }
 
 /// Hashes of the positions before the current one, for repetition.
-fn history(game: &Game) -> Vec<u64> {
+pub fn history(game: &Game) -> Vec<u64> {
     let p = game.positions();
     p[..p.len() - 1].iter().map(Position::hash).collect()
 }

@@ -8,78 +8,97 @@ use std::time::Duration;
 use axum::Router;
 use axum::body::Bytes;
 use axum::extract::rejection::BytesRejection;
-use axum::extract::{DefaultBodyLimit, Path, Query, State};
+use axum::extract::{DefaultBodyLimit, Path, State};
 use axum::http::{HeaderMap, HeaderValue, StatusCode, header};
 use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
 use legion_rules::explain::find_move;
 use legion_rules::notation::{canonical, human, parse_move};
-use legion_rules::{Color, Game, Position, Record, Square};
-use serde::Deserialize;
+use legion_rules::{Game, Position, Record, Square};
 use serde::de::DeserializeOwned;
+use serde::{Deserialize, Serialize};
+use serde_json::value::RawValue;
 use serde_json::{Value, json};
+use tokio::sync::watch;
 
-use crate::hub::{ApiError, ApiResult, Hub, NewGame, rules_of};
+use crate::error::{ApiError, ApiResult};
+use crate::guard::{Edge, Site};
+use crate::hub::{Hub, NewGame};
+use crate::limits::{Client, Limits, Rate, Sockets};
+use crate::live::rules_of;
+use crate::model::{Mode, Side};
+use crate::offers::Action;
+use crate::seats::Seat;
 use crate::{assets, view, ws};
 
 pub const MAX_BODY: usize = 64 * 1024;
+/// Longest move text accepted, over HTTP and WebSocket alike.
+pub const MAX_MOVE: usize = 64;
 
-impl IntoResponse for ApiError {
-    fn into_response(self) -> Response {
-        let status = StatusCode::from_u16(self.status).unwrap_or(StatusCode::INTERNAL_SERVER_ERROR);
-        (status, axum::Json(self.json())).into_response()
-    }
+/// What every handler may use.
+#[derive(Clone)]
+pub struct App {
+    pub hub: Arc<Hub>,
+    pub limits: Arc<Limits>,
+    pub new_games: Arc<Rate>,
+    pub analyses: Arc<Rate>,
+    pub sockets: Arc<Sockets>,
+    /// Turns true when the server stops (sockets close with 1001).
+    pub shutdown: watch::Receiver<bool>,
 }
 
-fn ok(v: Value) -> Response {
-    axum::Json(v).into_response()
+/// A JSON answer made of text already serialised.
+fn json_text(status: StatusCode, text: String) -> Response {
+    (status, [(header::CONTENT_TYPE, "application/json")], text).into_response()
+}
+
+fn state_response(state: &RawValue) -> Response {
+    json_text(StatusCode::OK, state.get().to_string())
 }
 
 /// Reads a JSON body into `T`, with errors in the API's form.
 fn body<T: DeserializeOwned>(bytes: Result<Bytes, BytesRejection>) -> ApiResult<T> {
     let bytes = bytes.map_err(|e| {
-        ApiError::new(
-            e.status().as_u16(),
-            format!("request body: {}", e.body_text()),
-        )
+        ApiError::status_with(e.status(), format!("request body: {}", e.body_text()))
     })?;
     let bytes: &[u8] = if bytes.iter().all(u8::is_ascii_whitespace) {
         b"{}"
     } else {
         &bytes
     };
-    serde_json::from_slice(bytes).map_err(|e| ApiError::new(400, format!("bad JSON: {e}")))
+    serde_json::from_slice(bytes).map_err(|e| ApiError::bad_request(format!("bad JSON: {e}")))
 }
 
-#[derive(Deserialize)]
-struct TokenQuery {
-    token: Option<String>,
-}
-
-/// The token of `Authorization: Bearer <token>`, or `?token=`.
-fn token(headers: &HeaderMap, q: &TokenQuery) -> Option<String> {
+/// The token of `Authorization: Bearer <token>`.
+fn bearer(headers: &HeaderMap) -> Option<String> {
     headers
         .get(header::AUTHORIZATION)
         .and_then(|v| v.to_str().ok())
         .and_then(|v| v.strip_prefix("Bearer "))
         .map(|t| t.trim().to_string())
-        .or_else(|| q.token.clone())
 }
 
-type AppState = Arc<Hub>;
-
-pub fn router(hub: Arc<Hub>) -> Router {
+pub fn router(app: App, site: Site) -> Router {
+    let edge = Edge {
+        site: Arc::new(site),
+        metrics: app.hub.metrics.clone(),
+    };
     Router::new()
         .route("/", get(page))
         .route("/g/{id}", get(page))
         .route("/analysis", get(page))
         .route("/rules", get(page))
         .route("/static/{file}", get(static_file))
+        .route("/healthz", get(healthz))
+        .route("/metrics", get(metrics))
         .route("/api/rules.html", get(rules_html))
         .route("/api/games", post(create_game))
         .route("/api/games/{id}", get(game_state))
+        .route("/api/games/{id}/join", post(join))
         .route("/api/games/{id}/moves", post(play_move))
         .route("/api/games/{id}/undo", post(undo))
+        .route("/api/games/{id}/takeback", post(takeback))
+        .route("/api/games/{id}/abort", post(abort))
         .route("/api/games/{id}/resign", post(resign))
         .route("/api/games/{id}/draw", post(draw))
         .route("/api/games/{id}/explain", post(game_explain))
@@ -91,7 +110,12 @@ pub fn router(hub: Arc<Hub>) -> Router {
         .route("/api/records/parse", post(parse_record))
         .fallback(not_found)
         .layer(DefaultBodyLimit::max(MAX_BODY))
-        .with_state(hub)
+        .layer(axum::middleware::from_fn_with_state(
+            edge,
+            crate::guard::edge,
+        ))
+        .layer(crate::logs::layer())
+        .with_state(app)
 }
 
 async fn page() -> Response {
@@ -115,7 +139,7 @@ async fn static_file(Path(file): Path<String>) -> Response {
             bytes,
         )
             .into_response(),
-        None => ApiError::new(404, format!("no file '{file}'")).into_response(),
+        None => ApiError::not_found(format!("no file '{file}'")).into_response(),
     }
 }
 
@@ -128,10 +152,39 @@ async fn rules_html() -> Response {
 }
 
 async fn not_found(uri: axum::http::Uri) -> Response {
-    ApiError::new(404, format!("nothing at {}", uri.path())).into_response()
+    ApiError::not_found(format!("nothing at {}", uri.path())).into_response()
+}
+
+async fn healthz(State(app): State<App>) -> Response {
+    let store = app.hub.store.clone();
+    let ok = tokio::task::spawn_blocking(move || store.check())
+        .await
+        .is_ok_and(|r| r.is_ok());
+    if ok {
+        axum::Json(json!({"status": "ok"})).into_response()
+    } else {
+        ApiError::busy("the database does not answer").into_response()
+    }
+}
+
+async fn metrics(State(app): State<App>) -> Response {
+    let m = app.hub.metrics();
+    let (waiting, running) = app.hub.pool.load();
+    m.engine_waiting.set(waiting as i64);
+    m.engine_running.set(running as i64);
+    m.games_in_memory.set(app.hub.games.len() as i64);
+    (
+        [(
+            header::CONTENT_TYPE,
+            "application/openmetrics-text; version=1.0.0; charset=utf-8",
+        )],
+        m.text(),
+    )
+        .into_response()
 }
 
 #[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
 struct ClockSpec {
     initial_s: f64,
     #[serde(default)]
@@ -151,54 +204,63 @@ struct CreateGame {
 fn parse_rules(name: Option<&str>) -> ApiResult<legion_rules::Rules> {
     let name = name.unwrap_or("default");
     rules_of(name).ok_or_else(|| {
-        ApiError::new(
-            400,
-            format!("rules must be 'default' or 'mate-ends-game', not '{name}'"),
-        )
+        ApiError::bad_request(format!(
+            "rules must be 'default' or 'mate-ends-game', not '{name}'"
+        ))
     })
 }
 
 fn read_position(lfen: &str, rules: legion_rules::Rules) -> ApiResult<Position> {
     if lfen.len() > 200 {
-        return Err(ApiError::new(400, "an LFEN is at most 200 characters"));
+        return Err(ApiError::bad_request("an LFEN is at most 200 characters"));
     }
-    Position::from_lfen(lfen, rules).map_err(|e| ApiError::new(400, e.to_string()))
+    Position::from_lfen(lfen, rules).map_err(|e| ApiError::from_rules_text(e.to_string()))
+}
+
+#[derive(Serialize)]
+struct CreatedBody<'a> {
+    id: &'a str,
+    token: &'a str,
+    color: Seat,
+    invite: Option<&'a str>,
+    state: &'a RawValue,
+}
+
+fn random_side() -> Side {
+    if crate::ids::random_id(1).as_bytes()[0].is_multiple_of(2) {
+        Side::White
+    } else {
+        Side::Black
+    }
 }
 
 async fn create_game(
-    State(hub): State<AppState>,
+    State(app): State<App>,
+    client: Client,
     b: Result<Bytes, BytesRejection>,
 ) -> ApiResult<Response> {
     let req: CreateGame = body(b)?;
-    if !matches!(req.mode.as_str(), "engine" | "friend" | "local") {
-        return Err(ApiError::new(
-            400,
-            format!("mode must be engine, friend or local, not '{}'", req.mode),
-        ));
-    }
+    let mode = Mode::parse(&req.mode).ok_or_else(|| {
+        ApiError::bad_request(format!(
+            "mode must be engine, friend or local, not '{}'",
+            req.mode
+        ))
+    })?;
     let color = match req.color.as_deref().unwrap_or("white") {
-        "white" | "w" => Color::White,
-        "black" | "b" => Color::Black,
-        "random" => {
-            if crate::hub::random_id(1).as_bytes()[0].is_multiple_of(2) {
-                Color::White
-            } else {
-                Color::Black
-            }
-        }
+        "white" | "w" => Side::White,
+        "black" | "b" => Side::Black,
+        "random" => random_side(),
         other => {
-            return Err(ApiError::new(
-                400,
-                format!("color must be white, black or random, not '{other}'"),
-            ));
+            return Err(ApiError::bad_request(format!(
+                "color must be white, black or random, not '{other}'"
+            )));
         }
     };
     let level = req.level.unwrap_or(3);
     if !(1..=10).contains(&level) {
-        return Err(ApiError::new(
-            400,
-            format!("level must be from 1 to 10, not {level}"),
-        ));
+        return Err(ApiError::bad_request(format!(
+            "level must be from 1 to 10, not {level}"
+        )));
     }
     let rules = parse_rules(req.rules.as_deref())?;
     let start = match &req.start {
@@ -206,21 +268,19 @@ async fn create_game(
         _ => Position::initial_with(rules),
     };
     if !start.has_legal_move() {
-        return Err(ApiError::new(
-            400,
+        return Err(ApiError::from_rules_text(
             "5.2: the side to move has no legal move in that position",
         ));
     }
     let clock = match req.clock {
         None => None,
         Some(c) => {
-            let ok = c.initial_s.is_finite() && c.increment_s.is_finite();
-            if !ok
-                || !(1.0..=36_000.0).contains(&c.initial_s)
-                || !(0.0..=600.0).contains(&c.increment_s)
-            {
-                return Err(ApiError::new(
-                    400,
+            let ok = c.initial_s.is_finite()
+                && c.increment_s.is_finite()
+                && (1.0..=36_000.0).contains(&c.initial_s)
+                && (0.0..=600.0).contains(&c.increment_s);
+            if !ok {
+                return Err(ApiError::bad_request(
                     "clock: initial_s from 1 to 36000 seconds, increment_s from 0 to 600",
                 ));
             }
@@ -230,34 +290,72 @@ async fn create_game(
             ))
         }
     };
-    let (state, token, invite, _) = hub
-        .create(NewGame {
-            mode: req.mode,
-            color,
-            level,
-            rules,
-            start,
-            clock,
-        })
+    // Checked last, so that a refused request costs no token.
+    app.new_games.check(client)?;
+    let created = app
+        .hub
+        .create(
+            NewGame {
+                mode,
+                color,
+                level,
+                rules,
+                start,
+                clock,
+            },
+            client.0,
+        )
         .await?;
-    let body = json!({
-        "id": state["id"],
-        "token": token,
-        "color": state["you"],
-        "invite": invite,
-        "state": state,
-    });
-    Ok((StatusCode::CREATED, axum::Json(body)).into_response())
+    let text = serde_json::to_string(&CreatedBody {
+        id: &created.id,
+        token: &created.token,
+        color: created.seat,
+        invite: created.invite.as_deref(),
+        state: &created.state,
+    })
+    .map_err(ApiError::internal)?;
+    Ok(json_text(StatusCode::CREATED, text))
+}
+
+#[derive(Deserialize)]
+struct JoinRequest {
+    invite: String,
+}
+
+#[derive(Serialize)]
+struct JoinedBody<'a> {
+    token: &'a str,
+    color: Seat,
+    state: &'a RawValue,
+}
+
+async fn join(
+    State(app): State<App>,
+    Path(id): Path<String>,
+    client: Client,
+    b: Result<Bytes, BytesRejection>,
+) -> ApiResult<Response> {
+    let req: JoinRequest = body(b)?;
+    // Guessing invites costs the same tokens as making games.
+    app.new_games.check(client)?;
+    let joined = app.hub.join(&id, &req.invite).await?;
+    let text = serde_json::to_string(&JoinedBody {
+        token: &joined.token,
+        color: joined.seat,
+        state: &joined.state,
+    })
+    .map_err(ApiError::internal)?;
+    Ok(json_text(StatusCode::OK, text))
 }
 
 async fn game_state(
-    State(hub): State<AppState>,
+    State(app): State<App>,
     Path(id): Path<String>,
     headers: HeaderMap,
-    Query(q): Query<TokenQuery>,
 ) -> ApiResult<Response> {
-    let t = token(&headers, &q);
-    Ok(ok(hub.state(&id, t.as_deref()).await?))
+    Ok(state_response(
+        &app.hub.state(&id, bearer(&headers).as_deref()).await?,
+    ))
 }
 
 #[derive(Deserialize)]
@@ -269,61 +367,118 @@ struct MoveRequest {
 }
 
 async fn play_move(
-    State(hub): State<AppState>,
+    State(app): State<App>,
     Path(id): Path<String>,
     headers: HeaderMap,
-    Query(q): Query<TokenQuery>,
+    client: Client,
     b: Result<Bytes, BytesRejection>,
 ) -> ApiResult<Response> {
     let req: MoveRequest = body(b)?;
-    let t = token(&headers, &q).or(req.token);
-    if req.mv.len() > 64 {
-        return Err(ApiError::new(400, "a move is at most 64 characters"));
+    let t = bearer(&headers).or(req.token);
+    if req.mv.len() > MAX_MOVE {
+        return Err(ApiError::bad_request(format!(
+            "a move is at most {MAX_MOVE} characters"
+        )));
     }
-    Ok(ok(hub.play(&id, t.as_deref(), &req.mv, req.ply).await?))
+    Ok(state_response(
+        &app.hub
+            .play(&id, t.as_deref(), &req.mv, req.ply, client.0)
+            .await?,
+    ))
+}
+
+/// A POST whose body must be JSON (an empty object is enough).
+fn no_fields(b: Result<Bytes, BytesRejection>) -> ApiResult<()> {
+    body::<serde_json::Map<String, Value>>(b).map(|_| ())
 }
 
 async fn undo(
-    State(hub): State<AppState>,
+    State(app): State<App>,
     Path(id): Path<String>,
     headers: HeaderMap,
-    Query(q): Query<TokenQuery>,
+    b: Result<Bytes, BytesRejection>,
 ) -> ApiResult<Response> {
-    let t = token(&headers, &q);
-    Ok(ok(hub.undo(&id, t.as_deref()).await?))
+    no_fields(b)?;
+    Ok(state_response(
+        &app.hub.undo(&id, bearer(&headers).as_deref()).await?,
+    ))
 }
 
 async fn resign(
-    State(hub): State<AppState>,
+    State(app): State<App>,
     Path(id): Path<String>,
     headers: HeaderMap,
-    Query(q): Query<TokenQuery>,
+    b: Result<Bytes, BytesRejection>,
 ) -> ApiResult<Response> {
-    let t = token(&headers, &q);
-    Ok(ok(hub.resign(&id, t.as_deref()).await?))
+    no_fields(b)?;
+    Ok(state_response(
+        &app.hub.resign(&id, bearer(&headers).as_deref()).await?,
+    ))
+}
+
+async fn abort(
+    State(app): State<App>,
+    Path(id): Path<String>,
+    headers: HeaderMap,
+    b: Result<Bytes, BytesRejection>,
+) -> ApiResult<Response> {
+    no_fields(b)?;
+    Ok(state_response(
+        &app.hub.abort(&id, bearer(&headers).as_deref()).await?,
+    ))
 }
 
 #[derive(Deserialize)]
-struct DrawRequest {
+struct ActionRequest {
     action: String,
 }
 
-async fn draw(
-    State(hub): State<AppState>,
-    Path(id): Path<String>,
-    headers: HeaderMap,
-    Query(q): Query<TokenQuery>,
-    b: Result<Bytes, BytesRejection>,
-) -> ApiResult<Response> {
-    let req: DrawRequest = body(b)?;
-    let t = token(&headers, &q);
-    Ok(ok(hub.draw(&id, t.as_deref(), &req.action).await?))
+fn action(b: Result<Bytes, BytesRejection>, what: &str) -> ApiResult<Action> {
+    let req: ActionRequest = body(b)?;
+    match req.action.as_str() {
+        "offer" => Ok(Action::Offer),
+        "accept" => Ok(Action::Accept),
+        "decline" => Ok(Action::Decline),
+        other => Err(ApiError::bad_request(format!(
+            "{what} action must be offer, accept or decline, not '{other}'"
+        ))),
+    }
 }
 
-async fn record(State(hub): State<AppState>, Path(id): Path<String>) -> ApiResult<Response> {
-    let text = hub.record(&id).await?;
+async fn draw(
+    State(app): State<App>,
+    Path(id): Path<String>,
+    headers: HeaderMap,
+    client: Client,
+    b: Result<Bytes, BytesRejection>,
+) -> ApiResult<Response> {
+    let a = action(b, "draw")?;
+    Ok(state_response(
+        &app.hub
+            .draw(&id, bearer(&headers).as_deref(), a, client.0)
+            .await?,
+    ))
+}
+
+async fn takeback(
+    State(app): State<App>,
+    Path(id): Path<String>,
+    headers: HeaderMap,
+    b: Result<Bytes, BytesRejection>,
+) -> ApiResult<Response> {
+    let a = action(b, "takeback")?;
+    Ok(state_response(
+        &app.hub
+            .takeback(&id, bearer(&headers).as_deref(), a)
+            .await?,
+    ))
+}
+
+async fn record(State(app): State<App>, Path(id): Path<String>) -> ApiResult<Response> {
+    let text = app.hub.record(&id).await?;
+    // The id is checked (base62) by the time the record exists.
     let disposition = HeaderValue::from_str(&format!("attachment; filename=\"legion-{id}.pgn\""))
-        .unwrap_or(HeaderValue::from_static("attachment"));
+        .map_err(ApiError::internal)?;
     Ok((
         [
             (
@@ -347,7 +502,7 @@ async fn position(b: Result<Bytes, BytesRejection>) -> ApiResult<Response> {
     let req: PositionRequest = body(b)?;
     let pos = read_position(&req.lfen, parse_rules(req.rules.as_deref())?)?;
     let outcome = Game::new(pos).outcome();
-    Ok(ok(view::position(&pos, outcome)))
+    Ok(axum::Json(view::position(&pos, outcome)).into_response())
 }
 
 #[derive(Deserialize)]
@@ -359,13 +514,13 @@ struct ExplainRequest {
 
 fn explain_in(pos: &Position, squares: &[String]) -> ApiResult<Value> {
     if squares.len() > 20 {
-        return Err(ApiError::new(400, "at most 20 squares"));
+        return Err(ApiError::bad_request("at most 20 squares"));
     }
     let list: Vec<Square> = squares
         .iter()
         .map(|s| {
             s.parse::<Square>()
-                .map_err(|e| ApiError::new(400, e.to_string()))
+                .map_err(|e| ApiError::bad_request(e.to_string()))
         })
         .collect::<ApiResult<_>>()?;
     Ok(match find_move(pos, &list) {
@@ -378,19 +533,19 @@ async fn explain(b: Result<Bytes, BytesRejection>) -> ApiResult<Response> {
     let req: ExplainRequest = body(b)?;
     let lfen = req
         .lfen
-        .ok_or_else(|| ApiError::new(400, "missing field `lfen`"))?;
+        .ok_or_else(|| ApiError::bad_request("missing field `lfen`"))?;
     let pos = read_position(&lfen, parse_rules(req.rules.as_deref())?)?;
-    Ok(ok(explain_in(&pos, &req.squares)?))
+    Ok(axum::Json(explain_in(&pos, &req.squares)?).into_response())
 }
 
 async fn game_explain(
-    State(hub): State<AppState>,
+    State(app): State<App>,
     Path(id): Path<String>,
     b: Result<Bytes, BytesRejection>,
 ) -> ApiResult<Response> {
     let req: ExplainRequest = body(b)?;
-    let pos = hub.position_of(&id).await?;
-    Ok(ok(explain_in(&pos, &req.squares)?))
+    let pos = app.hub.position_of(&id).await?;
+    Ok(axum::Json(explain_in(&pos, &req.squares)?).into_response())
 }
 
 #[derive(Deserialize)]
@@ -403,21 +558,32 @@ struct AnalyseRequest {
 }
 
 async fn analyse(
-    State(hub): State<AppState>,
+    State(app): State<App>,
+    client: Client,
     b: Result<Bytes, BytesRejection>,
 ) -> ApiResult<Response> {
     let req: AnalyseRequest = body(b)?;
     let mut pos = read_position(&req.lfen, parse_rules(req.rules.as_deref())?)?;
     if req.moves.len() > 1000 {
-        return Err(ApiError::new(400, "at most 1000 moves"));
+        return Err(ApiError::bad_request("at most 1000 moves"));
     }
     for (i, text) in req.moves.iter().enumerate() {
+        if text.len() > MAX_MOVE {
+            return Err(ApiError::bad_request(format!(
+                "move {}: a move is at most {MAX_MOVE} characters",
+                i + 1
+            )));
+        }
         let m = parse_move(&pos, text)
-            .map_err(|e| ApiError::new(400, format!("move {} '{text}': {e}", i + 1)))?;
+            .map_err(|e| ApiError::from_rules_text(format!("move {} '{text}': {e}", i + 1)))?;
         pos.play(m);
     }
     let ms = req.movetime_ms.unwrap_or(1000).clamp(10, 10_000);
-    let out = hub.analyse(pos, Duration::from_millis(ms)).await?;
+    app.analyses.check(client)?;
+    let out = app
+        .hub
+        .analyse(pos, Duration::from_millis(ms), client.0)
+        .await?;
     let mut p = pos;
     let mut pv = Vec::new();
     for &m in &out.pv {
@@ -430,13 +596,14 @@ async fn analyse(
     let best = out
         .best
         .map(|m| json!({"canonical": canonical(&pos, m), "human": human(&pos, m)}));
-    Ok(ok(json!({
+    Ok(axum::Json(json!({
         "score": legion_engine::search::score_text(out.score),
         "depth": out.depth,
         "nodes": out.nodes,
         "best": best,
         "pv": pv,
-    })))
+    }))
+    .into_response())
 }
 
 #[derive(Deserialize)]
@@ -446,7 +613,7 @@ struct RecordRequest {
 
 async fn parse_record(b: Result<Bytes, BytesRejection>) -> ApiResult<Response> {
     let req: RecordRequest = body(b)?;
-    let r = Record::parse(&req.text).map_err(|e| ApiError::new(400, e.to_string()))?;
+    let r = Record::parse(&req.text).map_err(|e| ApiError::from_rules_text(e.to_string()))?;
     let mut moves = Vec::new();
     for (i, &m) in r.game.moves().iter().enumerate() {
         let before = &r.game.positions()[i];
@@ -455,11 +622,12 @@ async fn parse_record(b: Result<Bytes, BytesRejection>) -> ApiResult<Response> {
     }
     let tags: serde_json::Map<String, Value> =
         r.tags.iter().map(|(k, v)| (k.clone(), json!(v))).collect();
-    Ok(ok(json!({
+    Ok(axum::Json(json!({
         "start": r.game.start().to_lfen(),
         "rules": r.game.start().rules().name(),
         "moves": moves,
         "tags": tags,
         "result": r.game.outcome().map_or("*", |o| o.result()),
-    })))
+    }))
+    .into_response())
 }

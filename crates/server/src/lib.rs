@@ -1,10 +1,26 @@
 //! The Legion web app: an HTTP and WebSocket API (docs/API.md) over the
 //! rules and the engine, its pages built into the binary, and games kept
-//! in an embedded SQLite database.
+//! in an embedded SQLite database. docs/HOSTING.md tells how to run it
+//! for strangers.
 
 pub mod api;
 pub mod assets;
+pub mod cache;
+pub mod clock;
+pub mod engine;
+pub mod error;
+pub mod guard;
 pub mod hub;
+pub mod ids;
+pub mod limits;
+pub mod live;
+mod logs;
+pub mod metrics;
+pub mod model;
+pub mod offers;
+pub mod pool;
+pub mod record;
+pub mod seats;
 pub mod store;
 pub mod view;
 mod ws;
@@ -14,33 +30,143 @@ use std::path::PathBuf;
 use std::sync::Arc;
 use std::time::Duration;
 
+pub use guard::Site;
 pub use hub::Hub;
+pub use limits::Limits;
+
+use api::App;
+use limits::{Rate, Sockets};
+use pool::EnginePool;
+use store::{Store, StoreError};
+use tokio::sync::watch;
+
+#[derive(Debug, thiserror::Error)]
+pub enum ServerError {
+    #[error(transparent)]
+    Store(#[from] StoreError),
+    #[error("cannot listen on port {port}: {source}")]
+    Listen { port: u16, source: std::io::Error },
+    #[error("the server stopped: {0}")]
+    Serve(std::io::Error),
+}
 
 pub struct Config {
     pub port: u16,
     pub db: PathBuf,
-    /// Engine searches at a time (the pool's size).
+    /// Engine searches at a time (the pool's threads).
     pub engine_threads: usize,
     /// Thinking time per engine move (levels below 10 usually stop sooner).
     pub engine_movetime: Duration,
     /// Bind to all interfaces instead of loopback only.
     pub public: bool,
+    pub site: Site,
+    pub limits: Limits,
+}
+
+impl Config {
+    /// A server on this machine with the default limits (tests, `serve`).
+    pub fn local(db: impl Into<PathBuf>) -> Config {
+        Config {
+            port: 8080,
+            db: db.into(),
+            engine_threads: 2,
+            engine_movetime: Duration::from_millis(1000),
+            public: false,
+            site: Site::default(),
+            limits: Limits::default(),
+        }
+    }
+}
+
+/// The app's parts: the router, the hub, and the switch that tells live
+/// sockets the server is stopping.
+pub struct Built {
+    pub router: axum::Router,
+    pub hub: Arc<Hub>,
+    pub stopping: watch::Sender<bool>,
+    app: App,
 }
 
 /// Opens the database and builds the app (for tests and `serve`).
-pub fn app(
-    db: &std::path::Path,
-    engine_threads: usize,
-    engine_movetime: Duration,
-) -> Result<(axum::Router, Arc<Hub>), String> {
-    let store = Arc::new(store::Store::open(db)?);
-    let hub = Hub::new(store, engine_threads, engine_movetime);
-    Ok((api::router(hub.clone()), hub))
+pub fn app(config: &Config) -> Result<Built, ServerError> {
+    let store = Arc::new(Store::open(&config.db)?);
+    let l = &config.limits;
+    let pool = EnginePool::new(config.engine_threads, l.engine_queue, l.engine_per_client);
+    let hub = Hub::new(
+        store,
+        pool,
+        l.games_in_memory,
+        config.engine_movetime,
+        l.first_move,
+    );
+    let (stopping, shutdown) = watch::channel(false);
+    let app = App {
+        hub: hub.clone(),
+        limits: Arc::new(l.clone()),
+        new_games: Arc::new(Rate::new(l.games_per_minute, l.games_burst, "new games")),
+        analyses: Arc::new(Rate::new(
+            l.analyses_per_minute,
+            l.analyses_burst,
+            "analyses",
+        )),
+        sockets: Sockets::new(l.sockets_total, l.sockets_per_client),
+        shutdown,
+    };
+    Ok(Built {
+        router: api::router(app.clone(), config.site.clone()),
+        hub,
+        stopping,
+        app,
+    })
 }
 
-/// Runs the server until Ctrl-C; `ready` hears the address once listening.
-pub async fn serve(config: Config, ready: impl FnOnce(SocketAddr)) -> Result<(), String> {
-    let (router, hub) = app(&config.db, config.engine_threads, config.engine_movetime)?;
+impl Built {
+    /// Runs the server's own rounds: flag falls and first-move times every
+    /// quarter second, and forgetting idle rate-limit buckets now and then.
+    pub fn spawn_sweeper(&self) -> tokio::task::JoinHandle<()> {
+        let app = self.app.clone();
+        tokio::spawn(async move {
+            let mut round = 0u64;
+            loop {
+                tokio::time::sleep(Duration::from_millis(250)).await;
+                if let Err(e) = app.hub.sweep().await {
+                    tracing::error!("sweep: {e}");
+                }
+                round += 1;
+                if round.is_multiple_of(240) {
+                    app.new_games.forget_idle();
+                    app.analyses.forget_idle();
+                }
+            }
+        })
+    }
+
+    /// Serves on `listener` until `stop` resolves; live sockets are told.
+    pub async fn serve_on(
+        self,
+        listener: tokio::net::TcpListener,
+        stop: impl std::future::Future<Output = ()> + Send + 'static,
+    ) -> Result<(), ServerError> {
+        let sweeper = self.spawn_sweeper();
+        let stopping = self.stopping;
+        let service = self
+            .router
+            .into_make_service_with_connect_info::<SocketAddr>();
+        let result = axum::serve(listener, service)
+            .with_graceful_shutdown(async move {
+                stop.await;
+                let _ = stopping.send(true);
+            })
+            .await
+            .map_err(ServerError::Serve);
+        sweeper.abort();
+        result
+    }
+}
+
+/// Runs the server until Ctrl-C or SIGTERM; `ready` hears the address.
+pub async fn serve(config: Config, ready: impl FnOnce(SocketAddr)) -> Result<(), ServerError> {
+    let built = app(&config)?;
     let ip = if config.public {
         [0, 0, 0, 0]
     } else {
@@ -48,22 +174,37 @@ pub async fn serve(config: Config, ready: impl FnOnce(SocketAddr)) -> Result<(),
     };
     let listener = tokio::net::TcpListener::bind(SocketAddr::from((ip, config.port)))
         .await
-        .map_err(|e| format!("cannot listen on port {}: {e}", config.port))?;
-    let addr = listener.local_addr().map_err(|e| e.to_string())?;
-    // Games with running clocks are watched even when nobody looks.
-    hub.load_clocked().await;
-    let sweeper = hub.clone();
-    tokio::spawn(async move {
-        loop {
-            tokio::time::sleep(Duration::from_millis(500)).await;
-            sweeper.sweep_clocks().await;
-        }
-    });
+        .map_err(|source| ServerError::Listen {
+            port: config.port,
+            source,
+        })?;
+    let addr = listener.local_addr().map_err(ServerError::Serve)?;
+    if config.public && config.site.public_origin.is_none() && config.site.hosts.is_empty() {
+        tracing::warn!("serving any Host name: set --public-origin or --host to refuse others");
+    }
+    tracing::info!(%addr, db = %config.db.display(), "listening");
     ready(addr);
-    axum::serve(listener, router)
-        .with_graceful_shutdown(async {
-            let _ = tokio::signal::ctrl_c().await;
-        })
-        .await
-        .map_err(|e| e.to_string())
+    built.serve_on(listener, stop_signal()).await
+}
+
+async fn stop_signal() {
+    let ctrl_c = async {
+        let _ = tokio::signal::ctrl_c().await;
+    };
+    #[cfg(unix)]
+    let term = async {
+        match tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate()) {
+            Ok(mut s) => {
+                s.recv().await;
+            }
+            Err(_) => std::future::pending::<()>().await,
+        }
+    };
+    #[cfg(not(unix))]
+    let term = std::future::pending::<()>();
+    tokio::select! {
+        _ = ctrl_c => {},
+        _ = term => {},
+    }
+    tracing::info!("stopping");
 }

@@ -1,43 +1,60 @@
 //! Games in SQLite. Every accepted move is committed (WAL, synchronous
 //! FULL) before it is acknowledged, so a crash loses no acknowledged move
-//! and a restart finds every game where it stood.
+//! and a restart finds every game where it stood. The schema is versioned
+//! (`PRAGMA user_version`) and migrated when the server starts.
 
 use std::path::Path;
-use std::sync::{Arc, Mutex};
+use std::sync::Mutex;
 
 use rusqlite::{Connection, OptionalExtension, params};
+
+use crate::clock::Clock;
+use crate::model::{Declared, Mode, Side};
+
+#[derive(Debug, thiserror::Error)]
+pub enum StoreError {
+    #[error("database: {0}")]
+    Sqlite(#[from] rusqlite::Error),
+    #[error("the database writer has stopped")]
+    WriterGone,
+    #[error("a database lock was poisoned by a panic")]
+    Poisoned,
+    #[error("stored game '{id}' cannot be read: {why}")]
+    Corrupt { id: String, why: String },
+    #[error("cannot start the database writer: {0}")]
+    Thread(std::io::Error),
+    #[error("the database has schema version {0}, newer than this server knows")]
+    TooNew(i64),
+}
 
 /// A game's settings and off-board state (the moves are kept apart).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct GameRow {
     pub id: String,
     pub created_ms: i64,
-    /// `engine`, `friend` or `local`.
-    pub mode: String,
+    pub mode: Mode,
     /// `default` or `mate-ends-game`.
     pub rules: String,
     pub start_lfen: String,
     pub level: Option<u8>,
-    /// `w` or `b`, engine games only.
-    pub engine_color: Option<String>,
+    /// Engine games only.
+    pub engine_color: Option<Side>,
     pub white_token: Option<String>,
     pub black_token: Option<String>,
+    /// A friend game's one-time invite code; the seat it opens is the one
+    /// without a token until it is claimed.
+    pub invite: Option<String>,
+    /// When the game started (a friend game: when its invite was claimed).
+    pub started_ms: Option<i64>,
     pub clock: Option<Clock>,
-    /// A result declared off the board: `resign:w` (White resigned),
-    /// `time:b` (Black lost on time), `draw`.
-    pub declared: Option<String>,
+    pub declared: Option<Declared>,
     /// The side offering a draw.
-    pub draw_offer: Option<String>,
-}
-
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Clock {
-    pub initial_ms: i64,
-    pub increment_ms: i64,
-    pub white_ms: i64,
-    pub black_ms: i64,
-    /// When the side to move's clock last started (unix ms), if running.
-    pub turn_started_ms: Option<i64>,
+    pub draw_offer: Option<Side>,
+    /// The side asking to take back a move.
+    pub takeback_offer: Option<Side>,
+    /// When the server must look at the game if nothing happens (a flag
+    /// fall, or the end of a first-move time); derived, kept for the sweep.
+    pub deadline_ms: Option<i64>,
 }
 
 /// A change to the database. Writes go through one writer thread that
@@ -59,13 +76,13 @@ pub enum Write {
         row: GameRow,
         ply: usize,
     },
-    /// Saves the off-board state (declared result, draw offer, clocks).
+    /// Saves the off-board state (declared result, offers, clocks, seats).
     Update(GameRow),
 }
 
 struct Job {
     write: Write,
-    done: tokio::sync::oneshot::Sender<Result<(), String>>,
+    done: tokio::sync::oneshot::Sender<Result<(), StoreError>>,
 }
 
 pub struct Store {
@@ -73,58 +90,189 @@ pub struct Store {
     writer: Mutex<std::sync::mpsc::Sender<Job>>,
 }
 
-pub type Shared = Arc<Store>;
+/// The schema, one step a version; `user_version` says how many ran.
+const MIGRATIONS: &[&str] = &[
+    // 1: games and their moves.
+    "CREATE TABLE IF NOT EXISTS games (
+        id TEXT PRIMARY KEY,
+        created_ms INTEGER NOT NULL,
+        mode TEXT NOT NULL,
+        rules TEXT NOT NULL,
+        start_lfen TEXT NOT NULL,
+        level INTEGER,
+        engine_color TEXT,
+        white_token TEXT,
+        black_token TEXT,
+        clock_initial_ms INTEGER,
+        clock_increment_ms INTEGER,
+        white_ms INTEGER,
+        black_ms INTEGER,
+        turn_started_ms INTEGER,
+        declared TEXT,
+        draw_offer TEXT
+    );
+    CREATE TABLE IF NOT EXISTS moves (
+        game_id TEXT NOT NULL REFERENCES games(id),
+        ply INTEGER NOT NULL,
+        move TEXT NOT NULL,
+        played_ms INTEGER NOT NULL,
+        PRIMARY KEY (game_id, ply)
+    );",
+    // 2: invites claimed once, game starts, takeback offers, and the
+    // deadline the server sweeps for. Games of version 1 had started when
+    // they were made; their deadline is looked at once and recomputed.
+    "ALTER TABLE games ADD COLUMN invite TEXT;
+    ALTER TABLE games ADD COLUMN started_ms INTEGER;
+    ALTER TABLE games ADD COLUMN takeback_offer TEXT;
+    ALTER TABLE games ADD COLUMN deadline_ms INTEGER;
+    UPDATE games SET started_ms = created_ms;
+    UPDATE games SET deadline_ms = turn_started_ms
+        WHERE turn_started_ms IS NOT NULL AND declared IS NULL;
+    CREATE INDEX games_deadline ON games(deadline_ms) WHERE deadline_ms IS NOT NULL;",
+];
 
-const SCHEMA: &str = "
-CREATE TABLE IF NOT EXISTS games (
-    id TEXT PRIMARY KEY,
-    created_ms INTEGER NOT NULL,
-    mode TEXT NOT NULL,
-    rules TEXT NOT NULL,
-    start_lfen TEXT NOT NULL,
-    level INTEGER,
-    engine_color TEXT,
-    white_token TEXT,
-    black_token TEXT,
-    clock_initial_ms INTEGER,
-    clock_increment_ms INTEGER,
-    white_ms INTEGER,
-    black_ms INTEGER,
-    turn_started_ms INTEGER,
-    declared TEXT,
-    draw_offer TEXT
-);
-CREATE TABLE IF NOT EXISTS moves (
-    game_id TEXT NOT NULL REFERENCES games(id),
-    ply INTEGER NOT NULL,
-    move TEXT NOT NULL,
-    played_ms INTEGER NOT NULL,
-    PRIMARY KEY (game_id, ply)
-);
-";
-
-fn db_err(e: rusqlite::Error) -> String {
-    format!("database: {e}")
-}
-
-fn connect(path: &Path) -> Result<Connection, String> {
-    let conn = Connection::open(path).map_err(db_err)?;
-    conn.pragma_update(None, "journal_mode", "WAL")
-        .map_err(db_err)?;
-    conn.pragma_update(None, "synchronous", "FULL")
-        .map_err(db_err)?;
-    conn.pragma_update(None, "foreign_keys", "ON")
-        .map_err(db_err)?;
-    conn.busy_timeout(std::time::Duration::from_secs(5))
-        .map_err(db_err)?;
+fn connect(path: &Path) -> Result<Connection, StoreError> {
+    let conn = Connection::open(path)?;
+    conn.pragma_update(None, "journal_mode", "WAL")?;
+    conn.pragma_update(None, "synchronous", "FULL")?;
+    conn.pragma_update(None, "foreign_keys", "ON")?;
+    conn.busy_timeout(std::time::Duration::from_secs(5))?;
     Ok(conn)
 }
 
+/// Brings the schema to the newest version, each step in a transaction.
+fn migrate(conn: &mut Connection) -> Result<(), StoreError> {
+    let version: i64 = conn.pragma_query_value(None, "user_version", |r| r.get(0))?;
+    if version > MIGRATIONS.len() as i64 {
+        return Err(StoreError::TooNew(version));
+    }
+    for (i, step) in MIGRATIONS.iter().enumerate().skip(version as usize) {
+        let tx = conn.transaction()?;
+        tx.execute_batch(step)?;
+        tx.pragma_update(None, "user_version", (i + 1) as i64)?;
+        tx.commit()?;
+    }
+    Ok(())
+}
+
+const COLUMNS: &str = "id, created_ms, mode, rules, start_lfen, level, engine_color, white_token,
+    black_token, clock_initial_ms, clock_increment_ms, white_ms, black_ms, turn_started_ms,
+    declared, draw_offer, invite, started_ms, takeback_offer, deadline_ms";
+
+/// A word read back from the database, or a `Corrupt` error naming it.
+fn word<T>(
+    id: &str,
+    what: &str,
+    text: Option<String>,
+    parse: fn(&str) -> Option<T>,
+) -> Result<Option<T>, StoreError> {
+    match text {
+        None => Ok(None),
+        Some(t) => parse(&t).map(Some).ok_or_else(|| StoreError::Corrupt {
+            id: id.to_string(),
+            why: format!("{what} '{t}'"),
+        }),
+    }
+}
+
+/// The raw columns of a row, before the words are checked.
+struct RawRow {
+    id: String,
+    created_ms: i64,
+    mode: String,
+    rules: String,
+    start_lfen: String,
+    level: Option<u8>,
+    engine_color: Option<String>,
+    white_token: Option<String>,
+    black_token: Option<String>,
+    clock: Option<[Option<i64>; 5]>,
+    declared: Option<String>,
+    draw_offer: Option<String>,
+    invite: Option<String>,
+    started_ms: Option<i64>,
+    takeback_offer: Option<String>,
+    deadline_ms: Option<i64>,
+}
+
+fn raw_row(r: &rusqlite::Row<'_>) -> rusqlite::Result<RawRow> {
+    let initial: Option<i64> = r.get(9)?;
+    Ok(RawRow {
+        id: r.get(0)?,
+        created_ms: r.get(1)?,
+        mode: r.get(2)?,
+        rules: r.get(3)?,
+        start_lfen: r.get(4)?,
+        level: r.get(5)?,
+        engine_color: r.get(6)?,
+        white_token: r.get(7)?,
+        black_token: r.get(8)?,
+        clock: match initial {
+            None => None,
+            Some(i) => Some([Some(i), r.get(10)?, r.get(11)?, r.get(12)?, r.get(13)?]),
+        },
+        declared: r.get(14)?,
+        draw_offer: r.get(15)?,
+        invite: r.get(16)?,
+        started_ms: r.get(17)?,
+        takeback_offer: r.get(18)?,
+        deadline_ms: r.get(19)?,
+    })
+}
+
+impl RawRow {
+    fn check(self) -> Result<GameRow, StoreError> {
+        let id = self.id.clone();
+        let corrupt = |why: &str| StoreError::Corrupt {
+            id: id.clone(),
+            why: why.to_string(),
+        };
+        let mode = Mode::parse(&self.mode).ok_or_else(|| corrupt("mode"))?;
+        let clock = match self.clock {
+            None => None,
+            Some(
+                [
+                    Some(initial_ms),
+                    Some(increment_ms),
+                    Some(white_ms),
+                    Some(black_ms),
+                    began,
+                ],
+            ) => Some(Clock {
+                initial_ms,
+                increment_ms,
+                white_ms,
+                black_ms,
+                turn_began_ms: began,
+            }),
+            Some(_) => return Err(corrupt("a clock with missing times")),
+        };
+        Ok(GameRow {
+            engine_color: word(&id, "engine colour", self.engine_color, Side::parse)?,
+            declared: word(&id, "declared result", self.declared, Declared::parse)?,
+            draw_offer: word(&id, "draw offer", self.draw_offer, Side::parse)?,
+            takeback_offer: word(&id, "takeback offer", self.takeback_offer, Side::parse)?,
+            id: self.id,
+            created_ms: self.created_ms,
+            mode,
+            rules: self.rules,
+            start_lfen: self.start_lfen,
+            level: self.level,
+            white_token: self.white_token,
+            black_token: self.black_token,
+            invite: self.invite,
+            started_ms: self.started_ms,
+            clock,
+            deadline_ms: self.deadline_ms,
+        })
+    }
+}
+
 impl Store {
-    /// Opens (creating if needed) the database at `path`.
-    pub fn open(path: &Path) -> Result<Store, String> {
+    /// Opens (creating and migrating if needed) the database at `path`.
+    pub fn open(path: &Path) -> Result<Store, StoreError> {
         let mut writer = connect(path)?;
-        writer.execute_batch(SCHEMA).map_err(db_err)?;
+        migrate(&mut writer)?;
         let reader = connect(path)?;
         let (tx, rx) = std::sync::mpsc::channel::<Job>();
         std::thread::Builder::new()
@@ -141,85 +289,61 @@ impl Store {
                     commit_batch(&mut writer, batch);
                 }
             })
-            .map_err(|e| format!("cannot start the database writer: {e}"))?;
+            .map_err(StoreError::Thread)?;
         Ok(Store {
             reader: Mutex::new(reader),
             writer: Mutex::new(tx),
         })
     }
 
-    /// Queues a write and waits until it is committed to disk.
-    pub async fn write(&self, write: Write) -> Result<(), String> {
+    fn queue(
+        &self,
+        write: Write,
+    ) -> Result<tokio::sync::oneshot::Receiver<Result<(), StoreError>>, StoreError> {
         let (done, rx) = tokio::sync::oneshot::channel();
         self.writer
             .lock()
-            .map_err(|_| "database writer lock poisoned".to_string())?
+            .map_err(|_| StoreError::Poisoned)?
             .send(Job { write, done })
-            .map_err(|_| "the database writer has stopped".to_string())?;
-        rx.await
-            .map_err(|_| "the database writer has stopped".to_string())?
+            .map_err(|_| StoreError::WriterGone)?;
+        Ok(rx)
+    }
+
+    /// Queues a write and waits until it is committed to disk.
+    pub async fn write(&self, write: Write) -> Result<(), StoreError> {
+        self.queue(write)?
+            .await
+            .map_err(|_| StoreError::WriterGone)?
     }
 
     /// The same as `write`, for code outside the async runtime.
-    pub fn write_blocking(&self, write: Write) -> Result<(), String> {
-        let (done, rx) = tokio::sync::oneshot::channel();
-        self.writer
-            .lock()
-            .map_err(|_| "database writer lock poisoned".to_string())?
-            .send(Job { write, done })
-            .map_err(|_| "the database writer has stopped".to_string())?;
-        rx.blocking_recv()
-            .map_err(|_| "the database writer has stopped".to_string())?
+    pub fn write_blocking(&self, write: Write) -> Result<(), StoreError> {
+        self.queue(write)?
+            .blocking_recv()
+            .map_err(|_| StoreError::WriterGone)?
     }
 
-    fn read<T>(&self, f: impl FnOnce(&mut Connection) -> rusqlite::Result<T>) -> Result<T, String> {
-        let mut conn = self
-            .reader
-            .lock()
-            .map_err(|_| "database lock poisoned".to_string())?;
-        f(&mut conn).map_err(db_err)
+    fn read<T>(
+        &self,
+        f: impl FnOnce(&mut Connection) -> Result<T, StoreError>,
+    ) -> Result<T, StoreError> {
+        let mut conn = self.reader.lock().map_err(|_| StoreError::Poisoned)?;
+        f(&mut conn)
     }
 
-    pub fn load(&self, id: &str) -> Result<Option<(GameRow, Vec<String>)>, String> {
+    pub fn load(&self, id: &str) -> Result<Option<(GameRow, Vec<String>)>, StoreError> {
         self.read(|c| {
-            let row = c
+            let raw = c
                 .query_row(
-                    "SELECT id, created_ms, mode, rules, start_lfen, level, engine_color, white_token,
-                        black_token, clock_initial_ms, clock_increment_ms, white_ms, black_ms,
-                        turn_started_ms, declared, draw_offer
-                     FROM games WHERE id = ?1",
+                    &format!("SELECT {COLUMNS} FROM games WHERE id = ?1"),
                     params![id],
-                    |r| {
-                        let initial: Option<i64> = r.get(9)?;
-                        let clock = match initial {
-                            Some(initial_ms) => Some(Clock {
-                                initial_ms,
-                                increment_ms: r.get::<_, Option<i64>>(10)?.unwrap_or(0),
-                                white_ms: r.get::<_, Option<i64>>(11)?.unwrap_or(0),
-                                black_ms: r.get::<_, Option<i64>>(12)?.unwrap_or(0),
-                                turn_started_ms: r.get(13)?,
-                            }),
-                            None => None,
-                        };
-                        Ok(GameRow {
-                            id: r.get(0)?,
-                            created_ms: r.get(1)?,
-                            mode: r.get(2)?,
-                            rules: r.get(3)?,
-                            start_lfen: r.get(4)?,
-                            level: r.get(5)?,
-                            engine_color: r.get(6)?,
-                            white_token: r.get(7)?,
-                            black_token: r.get(8)?,
-                            clock,
-                            declared: r.get(14)?,
-                            draw_offer: r.get(15)?,
-                        })
-                    },
+                    raw_row,
                 )
                 .optional()?;
-            let Some(row) = row else { return Ok(None) };
-            let mut stmt = c.prepare("SELECT move FROM moves WHERE game_id = ?1 ORDER BY ply")?;
+            let Some(raw) = raw else { return Ok(None) };
+            let row = raw.check()?;
+            let mut stmt =
+                c.prepare_cached("SELECT move FROM moves WHERE game_id = ?1 ORDER BY ply")?;
             let moves = stmt
                 .query_map(params![id], |r| r.get::<_, String>(0))?
                 .collect::<rusqlite::Result<Vec<String>>>()?;
@@ -227,46 +351,57 @@ impl Store {
         })
     }
 
-    /// Ids of games with a running clock, to watch for time running out.
-    pub fn clocked_games(&self) -> Result<Vec<String>, String> {
+    /// Ids of games whose deadline has come (flag falls, first moves).
+    pub fn due(&self, now_ms: i64) -> Result<Vec<String>, StoreError> {
         self.read(|c| {
-            let mut stmt = c.prepare(
-                "SELECT id FROM games WHERE turn_started_ms IS NOT NULL AND declared IS NULL",
+            let mut stmt = c.prepare_cached(
+                "SELECT id FROM games WHERE deadline_ms IS NOT NULL AND deadline_ms <= ?1
+                 ORDER BY deadline_ms LIMIT 500",
             )?;
-            stmt.query_map([], |r| r.get::<_, String>(0))?.collect()
+            let ids = stmt
+                .query_map(params![now_ms], |r| r.get::<_, String>(0))?
+                .collect::<rusqlite::Result<Vec<String>>>()?;
+            Ok(ids)
+        })
+    }
+
+    /// Whether the database answers (for `/healthz`).
+    pub fn check(&self) -> Result<(), StoreError> {
+        self.read(|c| {
+            Ok(c.query_row("SELECT 1", [], |r| r.get::<_, i64>(0))
+                .map(|_| ())?)
         })
     }
 }
 
 /// One transaction for the whole batch, a savepoint per write.
 fn commit_batch(conn: &mut Connection, batch: Vec<Job>) {
-    let mut results: Vec<Result<(), String>> = Vec::with_capacity(batch.len());
+    let mut results: Vec<Result<(), StoreError>> = Vec::with_capacity(batch.len());
     let outcome = (|| -> rusqlite::Result<()> {
         let mut tx = conn.transaction()?;
         for job in &batch {
             let sp = tx.savepoint()?;
-            let r = apply(&sp, &job.write);
-            match r {
+            match apply(&sp, &job.write) {
                 Ok(()) => {
                     sp.commit()?;
                     results.push(Ok(()));
                 }
                 Err(e) => {
                     drop(sp);
-                    results.push(Err(db_err(e)));
+                    results.push(Err(e.into()));
                 }
             }
         }
-        tx.set_drop_behavior(rusqlite::DropBehavior::Commit);
         tx.commit()
     })();
-    for (i, job) in batch.into_iter().enumerate() {
+    let mut results = results.into_iter();
+    for job in batch {
         let r = match &outcome {
-            Ok(()) => results
-                .get(i)
-                .cloned()
-                .unwrap_or_else(|| Err("not written".into())),
-            Err(e) => Err(format!("database: {e}")),
+            Ok(()) => results.next().unwrap_or(Err(StoreError::WriterGone)),
+            Err(e) => Err(StoreError::Corrupt {
+                id: String::new(),
+                why: format!("the batch was not committed: {e}"),
+            }),
         };
         let _ = job.done.send(r);
     }
@@ -277,27 +412,31 @@ fn apply(c: &Connection, w: &Write) -> rusqlite::Result<()> {
         Write::Create(g) => {
             let clock = g.clock;
             c.execute(
-                "INSERT INTO games (id, created_ms, mode, rules, start_lfen, level, engine_color,
-                    white_token, black_token, clock_initial_ms, clock_increment_ms, white_ms, black_ms,
-                    turn_started_ms, declared, draw_offer)
-                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16)",
+                &format!(
+                    "INSERT INTO games ({COLUMNS}) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10,
+                     ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19, ?20)"
+                ),
                 params![
                     g.id,
                     g.created_ms,
-                    g.mode,
+                    g.mode.name(),
                     g.rules,
                     g.start_lfen,
                     g.level,
-                    g.engine_color,
+                    g.engine_color.map(Side::code),
                     g.white_token,
                     g.black_token,
                     clock.map(|c| c.initial_ms),
                     clock.map(|c| c.increment_ms),
                     clock.map(|c| c.white_ms),
                     clock.map(|c| c.black_ms),
-                    clock.and_then(|c| c.turn_started_ms),
-                    g.declared,
-                    g.draw_offer,
+                    clock.and_then(|c| c.turn_began_ms),
+                    g.declared.map(Declared::text),
+                    g.draw_offer.map(Side::code),
+                    g.invite,
+                    g.started_ms,
+                    g.takeback_offer.map(Side::code),
+                    g.deadline_ms,
                 ],
             )?;
             Ok(())
@@ -308,10 +447,10 @@ fn apply(c: &Connection, w: &Write) -> rusqlite::Result<()> {
             text,
             now_ms,
         } => {
-            c.execute(
+            c.prepare_cached(
                 "INSERT INTO moves (game_id, ply, move, played_ms) VALUES (?1, ?2, ?3, ?4)",
-                params![row.id, *ply as i64, text, now_ms],
-            )?;
+            )?
+            .execute(params![row.id, *ply as i64, text, now_ms])?;
             update_row(c, row)
         }
         Write::Truncate { row, ply } => {
@@ -327,18 +466,25 @@ fn apply(c: &Connection, w: &Write) -> rusqlite::Result<()> {
 
 fn update_row(c: &Connection, g: &GameRow) -> rusqlite::Result<()> {
     let clock = g.clock;
-    c.execute(
-        "UPDATE games SET white_ms = ?2, black_ms = ?3, turn_started_ms = ?4, declared = ?5, draw_offer = ?6
+    c.prepare_cached(
+        "UPDATE games SET white_ms = ?2, black_ms = ?3, turn_started_ms = ?4, declared = ?5,
+            draw_offer = ?6, white_token = ?7, black_token = ?8, started_ms = ?9,
+            takeback_offer = ?10, deadline_ms = ?11
          WHERE id = ?1",
-        params![
-            g.id,
-            clock.map(|c| c.white_ms),
-            clock.map(|c| c.black_ms),
-            clock.and_then(|c| c.turn_started_ms),
-            g.declared,
-            g.draw_offer,
-        ],
-    )?;
+    )?
+    .execute(params![
+        g.id,
+        clock.map(|c| c.white_ms),
+        clock.map(|c| c.black_ms),
+        clock.and_then(|c| c.turn_began_ms),
+        g.declared.map(Declared::text),
+        g.draw_offer.map(Side::code),
+        g.white_token,
+        g.black_token,
+        g.started_ms,
+        g.takeback_offer.map(Side::code),
+        g.deadline_ms,
+    ])?;
     Ok(())
 }
 
@@ -346,32 +492,32 @@ fn update_row(c: &Connection, g: &GameRow) -> rusqlite::Result<()> {
 mod tests {
     use super::*;
 
-    #[test]
-    fn games_and_moves_survive_reopening() {
-        let dir = std::env::temp_dir().join(format!("legion-store-{}", std::process::id()));
-        std::fs::create_dir_all(&dir).unwrap();
-        let path = dir.join("t.db");
-        let _ = std::fs::remove_file(&path);
-        let row = GameRow {
+    fn row() -> GameRow {
+        GameRow {
             id: "abc".into(),
             created_ms: 1,
-            mode: "friend".into(),
+            mode: Mode::Friend,
             rules: "default".into(),
             start_lfen: legion_rules::INITIAL_LFEN.into(),
             level: None,
             engine_color: None,
             white_token: Some("w".into()),
-            black_token: Some("b".into()),
-            clock: Some(Clock {
-                initial_ms: 60_000,
-                increment_ms: 1000,
-                white_ms: 60_000,
-                black_ms: 60_000,
-                turn_started_ms: None,
-            }),
+            black_token: None,
+            invite: Some("inv".into()),
+            started_ms: None,
+            clock: Some(Clock::new(60_000, 1000)),
             declared: None,
-            draw_offer: None,
-        };
+            draw_offer: Some(Side::Black),
+            takeback_offer: None,
+            deadline_ms: Some(77),
+        }
+    }
+
+    #[test]
+    fn games_and_moves_survive_reopening() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("t.db");
+        let row = row();
         let append = |ply: usize, text: &str| Write::Append {
             row: row.clone(),
             ply,
@@ -397,6 +543,48 @@ mod tests {
         .unwrap();
         assert_eq!(s.load("abc").unwrap().unwrap().1, vec!["c3d4"]);
         assert!(s.load("nope").unwrap().is_none());
-        let _ = std::fs::remove_dir_all(&dir);
+        assert_eq!(s.due(76).unwrap(), Vec::<String>::new());
+        assert_eq!(s.due(77).unwrap(), vec!["abc"]);
+    }
+
+    #[test]
+    fn a_version_1_database_is_migrated() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("old.db");
+        {
+            let c = Connection::open(&path).unwrap();
+            c.execute_batch(MIGRATIONS[0]).unwrap();
+            c.pragma_update(None, "user_version", 1).unwrap();
+            c.execute(
+                "INSERT INTO games (id, created_ms, mode, rules, start_lfen, white_token,
+                    black_token, clock_initial_ms, clock_increment_ms, white_ms, black_ms,
+                    turn_started_ms)
+                 VALUES ('old', 10, 'friend', 'default', ?1, 'a', 'b', 60000, 0, 60000, 50000, 500)",
+                params![legion_rules::INITIAL_LFEN],
+            )
+            .unwrap();
+        }
+        let s = Store::open(&path).unwrap();
+        let (g, _) = s.load("old").unwrap().unwrap();
+        assert_eq!(g.started_ms, Some(10));
+        assert_eq!(g.black_token.as_deref(), Some("b"));
+        assert_eq!(g.clock.unwrap().black_ms, 50_000);
+        // Its deadline is looked at at once and recomputed by the server.
+        assert_eq!(s.due(500).unwrap(), vec!["old"]);
+    }
+
+    #[test]
+    fn an_unknown_word_in_the_database_is_an_error_not_a_default() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("bad.db");
+        let s = Store::open(&path).unwrap();
+        s.write_blocking(Write::Create(row())).unwrap();
+        {
+            let c = Connection::open(&path).unwrap();
+            c.execute("UPDATE games SET declared = 'resign:x'", [])
+                .unwrap();
+        }
+        let e = s.load("abc").unwrap_err();
+        assert!(matches!(e, StoreError::Corrupt { .. }), "{e}");
     }
 }

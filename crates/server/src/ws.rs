@@ -1,126 +1,239 @@
-//! The game WebSocket: the state on connect and after every change; moves
-//! and pings from the client. A lagging client gets the latest state.
+//! The game WebSocket (docs/API.md). The client says `hello` (with its
+//! seat token, if any) and gets the whole state; after that each change
+//! comes as a small `update`. Moves and pings come from the client. Every
+//! socket is bounded: a place among the client's and the server's, a
+//! message size, a time to say hello, pings and an idle timeout.
 
 use std::sync::Arc;
 
-use axum::extract::ws::{Message, WebSocket, WebSocketUpgrade};
-use axum::extract::{Path, Query, State};
-use axum::http::HeaderMap;
+use axum::extract::ws::{CloseFrame, Message, WebSocket, WebSocketUpgrade};
+use axum::extract::{Path, State};
 use axum::response::{IntoResponse, Response};
+use futures_util::stream::SplitSink;
 use futures_util::{SinkExt, StreamExt};
-use serde_json::{Value, json};
+use serde::Deserialize;
+use serde_json::json;
 use tokio::sync::broadcast::error::RecvError;
+use tokio::time::Instant;
 
-use crate::hub::{Hub, seat, with_you};
+use crate::api::{App, MAX_MOVE};
+use crate::cache::Handle;
+use crate::limits::{Client, SocketPlace};
+use crate::seats::seat_of;
 
-#[derive(serde::Deserialize)]
-pub struct WsQuery {
-    token: Option<String>,
+/// Largest message a client may send; larger ones close the socket (1009).
+pub const MAX_MESSAGE: usize = 4 * 1024;
+/// Largest frame read at all (the socket library's own bound).
+const MAX_FRAME: usize = 64 * 1024;
+
+const POLICY: u16 = 1008;
+const TOO_BIG: u16 = 1009;
+const GOING_AWAY: u16 = 1001;
+const NORMAL: u16 = 1000;
+
+#[derive(Deserialize)]
+#[serde(tag = "type", rename_all = "lowercase")]
+enum ClientMessage {
+    Hello {
+        token: Option<String>,
+    },
+    Move {
+        #[serde(rename = "move")]
+        mv: String,
+        ply: usize,
+    },
+    Ping,
 }
 
 pub async fn handler(
-    State(hub): State<Arc<Hub>>,
+    State(app): State<App>,
     Path(id): Path<String>,
-    Query(q): Query<WsQuery>,
-    headers: HeaderMap,
+    client: Client,
     upgrade: WebSocketUpgrade,
 ) -> Response {
-    // Refuse unknown games before upgrading.
-    let (rx, handle) = match hub.subscribe(&id).await {
+    let place = match app.sockets.take(client) {
+        Ok(p) => p,
+        Err(e) => return e.into_response(),
+    };
+    // Unknown games are refused before the upgrade.
+    let (updates, handle) = match app.hub.subscribe(&id).await {
         Ok(x) => x,
         Err(e) => return e.into_response(),
     };
-    let token = headers
-        .get(axum::http::header::AUTHORIZATION)
-        .and_then(|v| v.to_str().ok())
-        .and_then(|v| v.strip_prefix("Bearer "))
-        .map(str::to_string)
-        .or(q.token);
     upgrade
-        .max_message_size(64 * 1024)
-        .on_upgrade(move |socket| session(socket, hub, id, token, rx, handle))
-}
-
-async fn session(
-    socket: WebSocket,
-    hub: Arc<Hub>,
-    id: String,
-    token: Option<String>,
-    mut updates: tokio::sync::broadcast::Receiver<Arc<Value>>,
-    handle: Arc<tokio::sync::Mutex<crate::hub::Live>>,
-) {
-    let (mut out, mut incoming) = socket.split();
-    let you = |row: &crate::store::GameRow| seat(row, token.as_deref());
-    // The current state first.
-    let first = {
-        let mut g = handle.lock().await;
-        with_you((*g.snapshot()).clone(), you(&g.row))
-    };
-    if send(&mut out, json!({"type": "state", "state": first}))
-        .await
-        .is_err()
-    {
-        return;
-    }
-    loop {
-        tokio::select! {
-            update = updates.recv() => {
-                let state = match update {
-                    Ok(s) => (*s).clone(),
-                    // Too slow to follow: skip to the latest state.
-                    Err(RecvError::Lagged(_)) => (*handle.lock().await.snapshot()).clone(),
-                    Err(RecvError::Closed) => break,
-                };
-                let seat = you(&handle.lock().await.row);
-                if send(&mut out, json!({"type": "state", "state": with_you(state, seat)})).await.is_err() {
-                    break;
-                }
-            }
-            msg = incoming.next() => {
-                let text = match msg {
-                    Some(Ok(Message::Text(t))) => t.to_string(),
-                    Some(Ok(Message::Close(_))) | None | Some(Err(_)) => break,
-                    Some(Ok(_)) => continue,
-                };
-                let reply = answer(&hub, &id, token.as_deref(), &text).await;
-                if send(&mut out, reply).await.is_err() {
-                    break;
-                }
-            }
-        }
-    }
-}
-
-async fn send(
-    out: &mut futures_util::stream::SplitSink<WebSocket, Message>,
-    v: Value,
-) -> Result<(), axum::Error> {
-    out.send(Message::Text(v.to_string().into())).await
-}
-
-/// Handles one client message.
-async fn answer(hub: &Arc<Hub>, id: &str, token: Option<&str>, text: &str) -> Value {
-    let Ok(msg) = serde_json::from_str::<Value>(text) else {
-        return json!({"type": "error", "error": "bad JSON"});
-    };
-    match msg["type"].as_str() {
-        Some("ping") => json!({"type": "pong"}),
-        Some("move") => {
-            let (Some(mv), Some(ply)) = (msg["move"].as_str(), msg["ply"].as_u64()) else {
-                return json!({"type": "error", "error": "a move message needs \"move\" and \"ply\""});
+        .max_message_size(MAX_FRAME)
+        .max_frame_size(MAX_FRAME)
+        .on_upgrade(move |socket| async move {
+            app.hub.metrics().sockets.inc();
+            let s = Session {
+                app: app.clone(),
+                id,
+                client,
+                handle,
+                token: None,
+                _place: place,
             };
-            let token = msg["token"].as_str().or(token);
-            match hub.play(id, token, mv, ply as usize).await {
-                Ok(_) => json!({"type": "ack", "ply": ply, "move": mv}),
-                Err(e) => {
-                    let mut v = e.json();
-                    v["type"] = json!("error");
-                    v["ply"] = json!(ply);
-                    v["status"] = json!(e.status);
-                    v
+            s.run(socket, updates).await;
+            app.hub.metrics().sockets.dec();
+        })
+}
+
+struct Session {
+    app: App,
+    id: String,
+    client: Client,
+    handle: Handle,
+    token: Option<String>,
+    _place: SocketPlace,
+}
+
+type Out = SplitSink<WebSocket, Message>;
+
+async fn close(out: &mut Out, code: u16, reason: &str) {
+    let frame = CloseFrame {
+        code,
+        reason: reason.into(),
+    };
+    let _ = out.send(Message::Close(Some(frame))).await;
+    let _ = out.close().await;
+}
+
+/// What the loop is to do after a message.
+enum Next {
+    Reply(String),
+    Close(u16, &'static str),
+}
+
+impl Session {
+    async fn full_state(&self) -> String {
+        let mut g = self.handle.lock().await;
+        let seat = seat_of(&g.row, self.token.as_deref());
+        let state = self.app.hub.full(&mut g, seat);
+        format!(r#"{{"type":"state","state":{}}}"#, state.get())
+    }
+
+    async fn run(
+        mut self,
+        socket: WebSocket,
+        mut updates: tokio::sync::broadcast::Receiver<Arc<str>>,
+    ) {
+        let (mut out, mut incoming) = socket.split();
+        let limits = self.app.limits.clone();
+        // The first message says who the client is.
+        let first = tokio::time::timeout(limits.ws_hello, incoming.next()).await;
+        let hello = match first {
+            Ok(Some(Ok(Message::Text(t)))) if t.len() <= MAX_MESSAGE => {
+                serde_json::from_str::<ClientMessage>(&t).ok()
+            }
+            _ => None,
+        };
+        let Some(ClientMessage::Hello { token }) = hello else {
+            close(&mut out, POLICY, "the first message must be a hello").await;
+            return;
+        };
+        self.token = token;
+        let state = self.full_state().await;
+        if out.send(Message::Text(state.into())).await.is_err() {
+            return;
+        }
+        let mut shutdown = self.app.shutdown.clone();
+        let mut heard = Instant::now();
+        let mut ping = tokio::time::interval_at(Instant::now() + limits.ws_ping, limits.ws_ping);
+        loop {
+            let next = tokio::select! {
+                update = updates.recv() => match update {
+                    Ok(text) => Next::Reply(text.to_string()),
+                    // Too slow to follow: the whole state instead.
+                    Err(RecvError::Lagged(_)) => Next::Reply(self.full_state().await),
+                    Err(RecvError::Closed) => Next::Close(GOING_AWAY, "the game is gone"),
+                },
+                msg = incoming.next() => {
+                    heard = Instant::now();
+                    match msg {
+                        Some(Ok(Message::Text(t))) => self.answer(&t).await,
+                        Some(Ok(Message::Binary(b))) if b.len() > MAX_MESSAGE => Next::Close(TOO_BIG, "message too big"),
+                        Some(Ok(Message::Binary(_))) => Next::Reply(error("send JSON text messages")),
+                        Some(Ok(Message::Ping(_) | Message::Pong(_))) => continue,
+                        Some(Ok(Message::Close(_))) | None => break,
+                        Some(Err(e)) => {
+                            // A frame over the library's bound: say why.
+                            let text = e.to_string();
+                            if text.contains("too long") || text.contains("too big") || text.contains("Space limit") {
+                                close(&mut out, TOO_BIG, "message too big").await;
+                            }
+                            break;
+                        }
+                    }
+                },
+                _ = ping.tick() => {
+                    if heard.elapsed() > limits.ws_idle {
+                        Next::Close(NORMAL, "idle")
+                    } else {
+                        match out.send(Message::Ping(Vec::new().into())).await {
+                            Ok(()) => continue,
+                            Err(_) => break,
+                        }
+                    }
+                },
+                _ = shutdown.changed() => Next::Close(GOING_AWAY, "the server is stopping"),
+            };
+            match next {
+                Next::Reply(text) => {
+                    if out.send(Message::Text(text.into())).await.is_err() {
+                        break;
+                    }
+                }
+                Next::Close(code, reason) => {
+                    close(&mut out, code, reason).await;
+                    break;
                 }
             }
         }
-        _ => json!({"type": "error", "error": "unknown message type (move, ping)"}),
     }
+
+    /// Handles one text message of the client.
+    async fn answer(&mut self, text: &str) -> Next {
+        if text.len() > MAX_MESSAGE {
+            return Next::Close(TOO_BIG, "message too big");
+        }
+        let msg = match serde_json::from_str::<ClientMessage>(text) {
+            Ok(m) => m,
+            Err(e) => {
+                return Next::Reply(error(&format!(
+                    "unreadable message ({e}); the types are hello, move and ping"
+                )));
+            }
+        };
+        match msg {
+            ClientMessage::Ping => Next::Reply(json!({"type": "pong"}).to_string()),
+            ClientMessage::Hello { token } => {
+                self.token = token;
+                Next::Reply(self.full_state().await)
+            }
+            ClientMessage::Move { mv, ply } => {
+                if mv.len() > MAX_MOVE {
+                    return Next::Reply(error(&format!("a move is at most {MAX_MOVE} characters")));
+                }
+                let played = self
+                    .app
+                    .hub
+                    .play(&self.id, self.token.as_deref(), &mv, ply, self.client.0)
+                    .await;
+                Next::Reply(match played {
+                    Ok(_) => json!({"type": "ack", "ply": ply, "move": mv}).to_string(),
+                    Err(e) => {
+                        let mut v = e.body();
+                        v["type"] = json!("error");
+                        v["ply"] = json!(ply);
+                        v["status"] = json!(e.status().as_u16());
+                        v.to_string()
+                    }
+                })
+            }
+        }
+    }
+}
+
+fn error(message: &str) -> String {
+    json!({"type": "error", "error": message}).to_string()
 }

@@ -59,6 +59,11 @@ async fn an_engine_game_with_the_engine_answering_over_the_websocket() {
         st["ply"] == 2 && st["engine_thinking"] == false
     })
     .await;
+    // An update carries the move it added, not the whole list.
+    assert!(st.get("moves").is_none());
+    let st = get(s.addr, &format!("/api/games/{id}"), Some(&token))
+        .await
+        .json();
     assert_eq!(st["moves"][0]["human"], "c3-d4");
     assert_eq!(st["moves"][0]["path"], json!(["c3", "d4"]));
     assert_eq!(st["turn"], "w");
@@ -104,17 +109,35 @@ async fn the_engine_moves_first_when_it_has_white() {
     .await;
     assert_eq!(created["color"], "b");
     let mut ws = connect(s.addr, &id, Some(&token)).await;
+    let first = next(&mut ws, 5).await;
+    assert_eq!(first["type"], "state");
+    assert_eq!(first["state"]["you"], "b");
     let st = state_where(&mut ws, 20, |st| st["ply"] == 1).await;
     assert_eq!(st["turn"], "b");
-    assert_eq!(st["you"], "b");
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_friend_game_seats_and_watchers() {
     let s = start(temp_db("friend")).await;
     let (id, white, created) = create(s.addr, json!({"mode": "friend"})).await;
-    let black = created["invite"].as_str().unwrap().to_string();
+    assert_eq!(created["state"]["status"], "waiting");
+    let invite = created["invite"].as_str().unwrap().to_string();
+    // Nobody moves before the friend has come.
+    assert_eq!(play(s.addr, &id, Some(&white), "c3d4", 0).await.status, 409);
+    let joined = post(
+        s.addr,
+        &format!("/api/games/{id}/join"),
+        None,
+        json!({"invite": invite}),
+    )
+    .await;
+    assert_eq!(joined.status, 200, "{}", joined.body);
+    let joined = joined.json();
+    assert_eq!(joined["color"], "b");
+    assert_eq!(joined["state"]["status"], "active");
+    let black = joined["token"].as_str().unwrap().to_string();
     assert_ne!(white, black);
+    assert_ne!(invite, black);
     let mut watcher = connect(s.addr, &id, None).await;
     assert_eq!(next(&mut watcher, 5).await["state"]["you"], Value::Null);
     // Black may not move White's men, nor move out of turn.
@@ -134,14 +157,14 @@ async fn a_friend_game_seats_and_watchers() {
     assert_eq!(ack, json!({"type": "ack", "ply": 1, "move": "f6e5"}));
     send(&mut bs, json!({"type": "move", "move": "b6a5", "ply": 1})).await;
     let mut reply = next(&mut bs, 5).await;
-    while reply["type"] == "state" {
+    while reply["type"] == "state" || reply["type"] == "update" {
         reply = next(&mut bs, 5).await;
     }
     assert_eq!(reply["type"], "error");
     assert_eq!(reply["status"], 409);
     send(&mut bs, json!({"type": "ping"})).await;
     let mut pong = next(&mut bs, 5).await;
-    while pong["type"] == "state" {
+    while pong["type"] == "state" || pong["type"] == "update" {
         pong = next(&mut bs, 5).await;
     }
     assert_eq!(pong, json!({"type": "pong"}));
@@ -218,17 +241,31 @@ async fn a_local_game_and_a_safe_retry() {
     .json();
     assert_eq!(st["result"], "0-1");
     assert!(st["reason"].as_str().unwrap().contains("White resigned"));
-    // Undo reopens it.
-    let st = post(
-        s.addr,
-        &format!("/api/games/{id}/undo"),
-        Some(&token),
-        json!({}),
-    )
-    .await
-    .json();
-    assert_eq!(st["status"], "active");
-    assert_eq!(st["ply"], 1);
+    // The result is final: no undo, move, draw or second resignation.
+    for (path, body) in [
+        ("undo", json!({})),
+        ("resign", json!({})),
+        ("draw", json!({"action": "offer"})),
+        ("abort", json!({})),
+    ] {
+        let r = post(
+            s.addr,
+            &format!("/api/games/{id}/{path}"),
+            Some(&token),
+            body,
+        )
+        .await;
+        assert_eq!(r.status, 409, "{path}: {}", r.body);
+        assert!(
+            r.json()["error"].as_str().unwrap().contains("over"),
+            "{}",
+            r.body
+        );
+    }
+    assert_eq!(play(s.addr, &id, Some(&token), "c1d2", 2).await.status, 409);
+    let st = get(s.addr, &format!("/api/games/{id}"), None).await.json();
+    assert_eq!(st["status"], "over");
+    assert_eq!(st["result"], "0-1");
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -460,27 +497,34 @@ async fn clocks_run_out() {
         json!({"mode": "local", "clock": {"initial_s": 1, "increment_s": 0}}),
     )
     .await;
-    assert_eq!(created["state"]["clock"]["running"], "w");
+    // No clock runs before each side has moved.
+    assert_eq!(created["state"]["clock"]["running"], Value::Null);
     assert_eq!(play(s.addr, &id, Some(&token), "c3d4", 0).await.status, 200);
-    tokio::time::sleep(std::time::Duration::from_millis(1300)).await;
-    let st = get(s.addr, &format!("/api/games/{id}"), None).await.json();
-    assert_eq!(st["result"], "1-0", "{st}");
+    tokio::time::sleep(std::time::Duration::from_millis(1100)).await;
+    let st = play(s.addr, &id, Some(&token), "f6e5", 1).await.json();
+    assert_eq!(st["status"], "active", "{st}");
+    assert_eq!(st["clock"]["running"], "w");
+    // White's clock runs now; nobody asks, the server decides the flag.
+    let mut ws = connect(s.addr, &id, None).await;
+    let st = state_where(&mut ws, 5, |st| st["status"] == "over").await;
+    assert_eq!(st["result"], "0-1", "{st}");
     assert!(st["reason"].as_str().unwrap().contains("on time"));
-    assert_eq!(play(s.addr, &id, Some(&token), "f6e5", 1).await.status, 409);
+    assert_eq!(st["clock"]["w_ms"], 0);
+    assert_eq!(play(s.addr, &id, Some(&token), "d4f6", 2).await.status, 409);
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn games_survive_a_restart() {
-    let db = temp_db("restart");
+    let (_dir, db) = temp_db("restart");
     let (id, token) = {
-        let s = start(db.clone()).await;
+        let s = start_config(config(db.clone())).await;
         let (id, token, _) = create(s.addr, json!({"mode": "local"})).await;
         for (i, m) in ["c3d4", "f6e5", "d4f6", "e7g5"].iter().enumerate() {
             assert_eq!(play(s.addr, &id, Some(&token), m, i).await.status, 200);
         }
         (id, token)
     };
-    let s = start(db).await;
+    let s = start_config(config(db)).await;
     let st = get(s.addr, &format!("/api/games/{id}"), Some(&token))
         .await
         .json();

@@ -59,7 +59,7 @@ async fn client(
                     acked.push(mv.clone());
                     break;
                 }
-                Some("state") => {
+                Some("state" | "update") => {
                     if m["state"]["ply"].as_u64() == Some(ply + 1) {
                         next_state = Some(m["state"].clone());
                     }
@@ -77,8 +77,8 @@ async fn client(
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn two_hundred_games_at_once_lose_and_duplicate_nothing() {
-    let db = temp_db("load");
-    let s = start(db.clone()).await;
+    let (_dir, db) = temp_db("load");
+    let s = start_config(config(db.clone())).await;
     let mut games = Vec::new();
     for _ in 0..GAMES {
         let r = post(s.addr, "/api/games", None, json!({"mode": "local"})).await;
@@ -148,6 +148,6 @@ async fn two_hundred_games_at_once_lose_and_duplicate_nothing() {
     check(s.addr).await;
     drop(s);
     // And after reopening the database.
-    let again = start(db).await;
+    let again = start_config(config(db)).await;
     check(again.addr).await;
 }

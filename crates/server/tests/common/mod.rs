@@ -4,7 +4,9 @@
 
 use std::net::SocketAddr;
 use std::path::PathBuf;
+
 use std::time::Duration;
+pub use tempfile;
 
 use futures_util::{SinkExt, StreamExt};
 use serde_json::Value;
@@ -15,7 +17,10 @@ use tokio_tungstenite::tungstenite::Message;
 pub struct TestServer {
     pub addr: SocketAddr,
     pub db: PathBuf,
+    pub hub: std::sync::Arc<legion_server::Hub>,
     task: tokio::task::JoinHandle<()>,
+    /// Keeps the database's folder until the server is dropped.
+    _dir: Option<tempfile::TempDir>,
 }
 
 impl Drop for TestServer {
@@ -24,28 +29,58 @@ impl Drop for TestServer {
     }
 }
 
-pub fn temp_db(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("legion-{name}-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    let db = dir.join("test.db");
-    for suffix in ["", "-wal", "-shm"] {
-        let _ = std::fs::remove_file(format!("{}{suffix}", db.display()));
-    }
-    db
+/// A database in a fresh temporary folder, removed with the server.
+pub fn temp_db(_name: &str) -> (tempfile::TempDir, PathBuf) {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("test.db");
+    (dir, db)
 }
 
-pub async fn start(db: PathBuf) -> TestServer {
-    start_with(db, 2, Duration::from_millis(100)).await
+/// A server with the default limits, except that one address (the tests')
+/// may create games without pause.
+pub fn config(db: PathBuf) -> legion_server::Config {
+    let mut c = legion_server::Config::local(db);
+    c.engine_movetime = Duration::from_millis(100);
+    c.limits.games_per_minute = 0;
+    c.limits.analyses_per_minute = 0;
+    c
 }
 
-pub async fn start_with(db: PathBuf, engine_threads: usize, movetime: Duration) -> TestServer {
-    let (router, _hub) = legion_server::app(&db, engine_threads, movetime).unwrap();
+pub async fn start((dir, db): (tempfile::TempDir, PathBuf)) -> TestServer {
+    let mut s = start_config(config(db)).await;
+    s._dir = Some(dir);
+    s
+}
+
+pub async fn start_with(
+    (dir, db): (tempfile::TempDir, PathBuf),
+    engine_threads: usize,
+    movetime: Duration,
+) -> TestServer {
+    let mut c = config(db);
+    c.engine_threads = engine_threads;
+    c.engine_movetime = movetime;
+    let mut s = start_config(c).await;
+    s._dir = Some(dir);
+    s
+}
+
+/// A server with this configuration on a free port of this machine.
+pub async fn start_config(config: legion_server::Config) -> TestServer {
+    let built = legion_server::app(&config).unwrap();
+    let hub = built.hub.clone();
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
     let addr = listener.local_addr().unwrap();
     let task = tokio::spawn(async move {
-        let _ = axum::serve(listener, router).await;
+        let _ = built.serve_on(listener, std::future::pending()).await;
     });
-    TestServer { addr, db, task }
+    TestServer {
+        addr,
+        db: config.db,
+        hub,
+        task,
+        _dir: None,
+    }
 }
 
 pub struct Reply {
@@ -84,7 +119,7 @@ pub async fn raw(
         .map(|t| format!("Authorization: Bearer {t}\r\n"))
         .unwrap_or_default();
     let head = format!(
-        "{method} {path} HTTP/1.1\r\nHost: test\r\nConnection: close\r\nContent-Type: application/json\r\n{auth}Content-Length: {}\r\n\r\n",
+        "{method} {path} HTTP/1.1\r\nHost: {addr}\r\nConnection: close\r\nContent-Type: application/json\r\n{auth}Content-Length: {}\r\n\r\n",
         body.len()
     );
     s.write_all(head.as_bytes()).await.unwrap();
@@ -136,9 +171,20 @@ pub async fn get(addr: SocketAddr, path: &str, token: Option<&str>) -> Reply {
 
 pub type Socket = tokio_tungstenite::WebSocketStream<tokio_tungstenite::MaybeTlsStream<TcpStream>>;
 
+/// A socket to the game that has said hello (with `token`, if any).
 pub async fn connect(addr: SocketAddr, id: &str, token: Option<&str>) -> Socket {
-    let q = token.map(|t| format!("?token={t}")).unwrap_or_default();
-    let (ws, _) = tokio_tungstenite::connect_async(format!("ws://{addr}/api/games/{id}/ws{q}"))
+    let mut ws = connect_quiet(addr, id).await;
+    send(
+        &mut ws,
+        serde_json::json!({"type": "hello", "token": token}),
+    )
+    .await;
+    ws
+}
+
+/// A socket that has said nothing yet.
+pub async fn connect_quiet(addr: SocketAddr, id: &str) -> Socket {
+    let (ws, _) = tokio_tungstenite::connect_async(format!("ws://{addr}/api/games/{id}/ws"))
         .await
         .unwrap();
     ws
@@ -158,7 +204,7 @@ pub async fn next(ws: &mut Socket, secs: u64) -> Value {
     }
 }
 
-/// Waits for a state message satisfying `f`.
+/// Waits for a state or update message whose state satisfies `f`.
 pub async fn state_where(ws: &mut Socket, secs: u64, f: impl Fn(&Value) -> bool) -> Value {
     let deadline = tokio::time::Instant::now() + Duration::from_secs(secs);
     loop {
@@ -167,7 +213,7 @@ pub async fn state_where(ws: &mut Socket, secs: u64, f: impl Fn(&Value) -> bool)
             .as_secs()
             .max(1);
         let m = next(ws, left).await;
-        if m["type"] == "state" && f(&m["state"]) {
+        if (m["type"] == "state" || m["type"] == "update") && f(&m["state"]) {
             return m["state"].clone();
         }
         assert!(

@@ -1,0 +1,185 @@
+//! The engine's work for the server, all of it through the pool: game
+//! moves (first), draw decisions, and analysis. A game's move is stopped
+//! when the game changes under it; an analysis when its client goes away.
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use legion_engine::player::history;
+use legion_engine::{Config, Engine, Limits, Options, Outcome, Table, search};
+use legion_rules::{Move, Position};
+
+use crate::cache::Handle;
+use crate::error::{ApiError, ApiResult};
+use crate::hub::Hub;
+use crate::ids::now_ms;
+use crate::live::Live;
+use crate::model::Side;
+use crate::pool::{ClientKey, PoolError, Priority};
+
+/// Hash table of one game move's search, MB.
+const GAME_TABLE_MB: usize = 8;
+/// Hash table of one analysis, MB.
+const ANALYSIS_TABLE_MB: usize = 16;
+/// The engine accepts a draw unless it judges itself better by this much
+/// (centi-men: half a man).
+const DRAW_MARGIN: i32 = 50;
+
+impl From<PoolError> for ApiError {
+    fn from(e: PoolError) -> ApiError {
+        match e {
+            PoolError::Full => ApiError::busy(e.to_string()),
+            PoolError::TooMany(_) => ApiError::RateLimited {
+                message: e.to_string(),
+                retry_after: Duration::from_secs(1),
+            },
+            PoolError::Stopped => ApiError::internal("an engine search ended without an answer"),
+        }
+    }
+}
+
+impl Hub {
+    /// The engine's thinking time for its next move: the server's move
+    /// time, or less when its clock runs low.
+    fn engine_time(&self, g: &Live) -> Duration {
+        let Some(c) = g.row.clock else {
+            return self.engine_movetime;
+        };
+        let left = c.left(g.turn(), g.turn(), g.played(), now_ms());
+        let budget = (left / 30 + c.increment_ms / 2).max(10) as u64;
+        self.engine_movetime.min(Duration::from_millis(budget))
+    }
+
+    /// Starts the engine on its move, in the pool.
+    pub(crate) fn schedule_engine(self: &Arc<Self>, g: &mut Live, handle: Handle) {
+        g.engine_thinking = true;
+        g.publish(false, now_ms(), self.first_move_ms);
+        let version = g.version;
+        let game = g.game.clone();
+        let options = Options {
+            level: g.row.level.unwrap_or(3),
+            rules: game.start().rules(),
+            hash_mb: GAME_TABLE_MB,
+            ..Options::default()
+        };
+        // Each game plays its own line, the same after a restart.
+        let seed = g
+            .row
+            .id
+            .bytes()
+            .fold(0u64, |h, b| h.wrapping_mul(31).wrapping_add(b as u64));
+        let limits = Limits {
+            movetime: Some(self.engine_time(g)),
+            ..Limits::default()
+        };
+        let submitted = self.pool.submit(Priority::GameMove, g.client, move |stop| {
+            let mut engine = Engine::new(options);
+            engine.new_game(seed);
+            let past = history(&game);
+            engine
+                .go(game.position(), &past, &limits, stop, &mut |_| {})
+                .best
+        });
+        let ticket = match submitted {
+            Ok(t) => t,
+            Err(e) => {
+                tracing::error!(game = %g.row.id, "cannot queue the engine's move: {e}");
+                g.engine_thinking = false;
+                return;
+            }
+        };
+        g.engine_stop = Some(ticket.stopper());
+        let hub = self.clone();
+        tokio::spawn(async move {
+            let best = ticket.result().await;
+            let mut g = handle.lock().await;
+            if g.version != version {
+                // The game changed meanwhile (undo, result): this answer is void.
+                return;
+            }
+            g.engine_thinking = false;
+            g.engine_stop = None;
+            let now = now_ms();
+            let played = match best {
+                Ok(Some(m)) => hub.play_engine_move(&mut g, m, now).await,
+                Ok(None) => Err(ApiError::internal("the engine found no move")),
+                Err(e) => Err(e.into()),
+            };
+            if let Err(e) = played {
+                tracing::error!(game = %g.row.id, "the engine's move was not played: {e}");
+                g.publish(false, now_ms(), hub.first_move_ms);
+            }
+        });
+    }
+
+    async fn play_engine_move(&self, g: &mut Live, m: Move, now: i64) -> ApiResult<()> {
+        // The engine's flag may have fallen while it thought.
+        self.settle(g, now).await?;
+        if g.engine_to_move() {
+            self.commit_move(g, m, now).await?;
+        } else {
+            g.publish(false, now, self.first_move_ms);
+        }
+        Ok(())
+    }
+
+    /// Whether the engine, playing `engine_side`, accepts a draw in `pos`.
+    pub(crate) async fn engine_accepts_draw(
+        &self,
+        pos: Position,
+        engine_side: Side,
+        client: ClientKey,
+    ) -> ApiResult<bool> {
+        let ticket = self.pool.submit(Priority::Draw, client, move |stop| {
+            let limits = Limits {
+                depth: Some(6),
+                movetime: Some(Duration::from_millis(500)),
+                ..Limits::default()
+            };
+            let table = Table::new(4);
+            search(
+                &pos,
+                &[],
+                &limits,
+                &Config::default(),
+                &table,
+                stop,
+                &mut |_| {},
+            )
+            .score
+        })?;
+        let score = ticket.result().await?;
+        let for_engine = if Side::from(pos.turn()) == engine_side {
+            score
+        } else {
+            -score
+        };
+        Ok(for_engine < DRAW_MARGIN)
+    }
+
+    /// Searches `pos` for analysis; stopped if the caller goes away.
+    pub async fn analyse(
+        &self,
+        pos: Position,
+        movetime: Duration,
+        client: ClientKey,
+    ) -> ApiResult<Outcome> {
+        let ticket = self.pool.submit(Priority::Analysis, client, move |stop| {
+            let limits = Limits {
+                movetime: Some(movetime),
+                ..Limits::default()
+            };
+            let table = Table::new(ANALYSIS_TABLE_MB);
+            search(
+                &pos,
+                &[],
+                &limits,
+                &Config::default(),
+                &table,
+                stop,
+                &mut |_| {},
+            )
+        })?;
+        Ok(ticket.result().await?)
+    }
+}

@@ -1,0 +1,456 @@
+//! The engine pool: every engine search of the server (game moves, draw
+//! decisions, analysis) runs here, on a fixed number of threads, from one
+//! queue. Game moves go first, then draw decisions, then analysis; among
+//! equals, the client with fewer searches under way (queued or running)
+//! goes first, then the oldest: one client's twenty games do not hold up
+//! another's one. Analysis waits in a bounded queue and a client may have only a
+//! few low-priority searches at once. Dropping a `Ticket` stops its search,
+//! queued or running: a client that goes away costs nothing more.
+
+use std::collections::HashMap;
+use std::net::IpAddr;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Condvar, Mutex, MutexGuard};
+
+use tokio::sync::oneshot;
+
+/// Who asked: searches are shared fairly between client addresses.
+pub type ClientKey = IpAddr;
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub enum Priority {
+    GameMove,
+    Draw,
+    Analysis,
+}
+
+#[derive(Debug, thiserror::Error, PartialEq, Eq)]
+pub enum PoolError {
+    #[error("the engine is busy: its queue is full; try again in a moment")]
+    Full,
+    #[error("you already have {0} engine searches under way; wait for them to finish")]
+    TooMany(usize),
+    #[error("the search was stopped")]
+    Stopped,
+}
+
+type Work = Box<dyn FnOnce(&AtomicBool) + Send>;
+
+struct Queued {
+    priority: Priority,
+    seq: u64,
+    client: ClientKey,
+    stop: Arc<AtomicBool>,
+    work: Work,
+}
+
+#[derive(Default)]
+struct State {
+    queue: Vec<Queued>,
+    seq: u64,
+    /// Searches queued or running, by client (for fairness).
+    outstanding: HashMap<ClientKey, usize>,
+    /// Low-priority searches queued or running, by client (for the limit).
+    low: HashMap<ClientKey, usize>,
+    running_total: usize,
+    closed: bool,
+}
+
+struct Inner {
+    state: Mutex<State>,
+    ready: Condvar,
+    /// Low-priority searches that may wait.
+    capacity: usize,
+    /// Low-priority searches one client may have queued or running.
+    per_client: usize,
+}
+
+pub struct EnginePool {
+    inner: Arc<Inner>,
+}
+
+/// A submitted search. Dropping it before it is done stops the search.
+pub struct Ticket<T> {
+    rx: oneshot::Receiver<T>,
+    stop: Arc<AtomicBool>,
+}
+
+impl<T> Ticket<T> {
+    /// Waits for the result; `Stopped` if the search was stopped first.
+    pub async fn result(mut self) -> Result<T, PoolError> {
+        (&mut self.rx).await.map_err(|_| PoolError::Stopped)
+    }
+
+    /// The flag that stops this search (for the game that owns it).
+    pub fn stopper(&self) -> Arc<AtomicBool> {
+        self.stop.clone()
+    }
+}
+
+impl<T> Drop for Ticket<T> {
+    fn drop(&mut self) {
+        self.stop.store(true, Ordering::Relaxed);
+    }
+}
+
+fn count_down(map: &mut HashMap<ClientKey, usize>, client: ClientKey) {
+    if let Some(n) = map.get_mut(&client) {
+        *n -= 1;
+        if *n == 0 {
+            map.remove(&client);
+        }
+    }
+}
+
+impl Inner {
+    fn lock(&self) -> MutexGuard<'_, State> {
+        // A panic inside a search happens outside this lock, so a poisoned
+        // lock still holds a consistent queue.
+        self.state.lock().unwrap_or_else(|p| p.into_inner())
+    }
+}
+
+impl EnginePool {
+    pub fn new(threads: usize, capacity: usize, per_client: usize) -> EnginePool {
+        let inner = Arc::new(Inner {
+            state: Mutex::new(State::default()),
+            ready: Condvar::new(),
+            capacity,
+            per_client: per_client.max(1),
+        });
+        for i in 0..threads.max(1) {
+            let inner = inner.clone();
+            let spawned = std::thread::Builder::new()
+                .name(format!("legion-engine-{i}"))
+                .spawn(move || worker(&inner));
+            if let Err(e) = spawned {
+                tracing::error!("cannot start engine thread {i}: {e}");
+            }
+        }
+        EnginePool { inner }
+    }
+
+    /// Queues `search`, which is given the flag that stops it.
+    pub fn submit<T: Send + 'static>(
+        &self,
+        priority: Priority,
+        client: ClientKey,
+        search: impl FnOnce(&AtomicBool) -> T + Send + 'static,
+    ) -> Result<Ticket<T>, PoolError> {
+        let (tx, rx) = oneshot::channel();
+        let stop = Arc::new(AtomicBool::new(false));
+        let mut st = self.inner.lock();
+        if priority != Priority::GameMove {
+            let waiting = st
+                .queue
+                .iter()
+                .filter(|j| j.priority != Priority::GameMove)
+                .count();
+            if waiting >= self.inner.capacity {
+                return Err(PoolError::Full);
+            }
+            let mine = st.low.get(&client).copied().unwrap_or(0);
+            if mine >= self.inner.per_client {
+                return Err(PoolError::TooMany(mine));
+            }
+            *st.low.entry(client).or_default() += 1;
+        }
+        *st.outstanding.entry(client).or_default() += 1;
+        st.seq += 1;
+        let seq = st.seq;
+        st.queue.push(Queued {
+            priority,
+            seq,
+            client,
+            stop: stop.clone(),
+            work: Box::new(move |stop| {
+                let _ = tx.send(search(stop));
+            }),
+        });
+        drop(st);
+        self.inner.ready.notify_one();
+        Ok(Ticket { rx, stop })
+    }
+
+    /// Searches waiting, and searches running.
+    pub fn load(&self) -> (usize, usize) {
+        let st = self.inner.lock();
+        (st.queue.len(), st.running_total)
+    }
+
+    /// Stops the threads once the queue is empty (for tests).
+    pub fn close(&self) {
+        self.inner.lock().closed = true;
+        self.inner.ready.notify_all();
+    }
+}
+
+impl Drop for EnginePool {
+    fn drop(&mut self) {
+        self.close();
+    }
+}
+
+fn worker(inner: &Inner) {
+    loop {
+        let job = {
+            let mut st = inner.lock();
+            loop {
+                // Searches whose client has gone are dropped unrun.
+                let mut i = 0;
+                while i < st.queue.len() {
+                    if st.queue[i].stop.load(Ordering::Relaxed) {
+                        let gone = st.queue.swap_remove(i);
+                        count_down(&mut st.outstanding, gone.client);
+                        if gone.priority != Priority::GameMove {
+                            count_down(&mut st.low, gone.client);
+                        }
+                    } else {
+                        i += 1;
+                    }
+                }
+                let outstanding = &st.outstanding;
+                let next = st
+                    .queue
+                    .iter()
+                    .enumerate()
+                    .min_by_key(|(_, j)| {
+                        let mine = outstanding.get(&j.client).copied().unwrap_or(0);
+                        (j.priority, mine, j.seq)
+                    })
+                    .map(|(i, _)| i);
+                if let Some(i) = next {
+                    let job = st.queue.swap_remove(i);
+                    st.running_total += 1;
+                    break job;
+                }
+                if st.closed {
+                    return;
+                }
+                st = inner.ready.wait(st).unwrap_or_else(|p| p.into_inner());
+            }
+        };
+        let (client, priority) = (job.client, job.priority);
+        let stop = job.stop;
+        let work = job.work;
+        // A panicking search must not take the thread (and its slot) with it.
+        let ran = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| work(&stop)));
+        if ran.is_err() {
+            tracing::error!("an engine search panicked");
+        }
+        let mut st = inner.lock();
+        count_down(&mut st.outstanding, client);
+        st.running_total -= 1;
+        if priority != Priority::GameMove {
+            count_down(&mut st.low, client);
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::net::Ipv4Addr;
+    use std::sync::mpsc;
+    use std::time::Duration;
+
+    fn ip(n: u8) -> ClientKey {
+        IpAddr::V4(Ipv4Addr::new(10, 0, 0, n))
+    }
+
+    /// A search that waits until released (or stopped) and reports its tag.
+    fn gate(
+        order: mpsc::Sender<&'static str>,
+        tag: &'static str,
+        release: Arc<AtomicBool>,
+    ) -> impl FnOnce(&AtomicBool) -> &'static str + Send + 'static {
+        move |stop| {
+            order.send(tag).unwrap();
+            while !release.load(Ordering::Relaxed) && !stop.load(Ordering::Relaxed) {
+                std::thread::sleep(Duration::from_millis(1));
+            }
+            tag
+        }
+    }
+
+    #[tokio::test]
+    async fn game_moves_before_analysis_and_fair_between_clients() {
+        let pool = EnginePool::new(1, 16, 8);
+        let (tx, rx) = mpsc::channel();
+        let release = Arc::new(AtomicBool::new(false));
+        // The one thread is busy; then a greedy client queues three moves,
+        // an analysis waits, and a quiet client queues one move.
+        let busy = pool
+            .submit(
+                Priority::Analysis,
+                ip(9),
+                gate(tx.clone(), "busy", release.clone()),
+            )
+            .unwrap();
+        assert_eq!(rx.recv().unwrap(), "busy");
+        let mut tickets = vec![busy];
+        tickets.push(
+            pool.submit(
+                Priority::Analysis,
+                ip(3),
+                gate(tx.clone(), "analysis", release.clone()),
+            )
+            .unwrap(),
+        );
+        for tag in ["greedy1", "greedy2", "greedy3"] {
+            tickets.push(
+                pool.submit(
+                    Priority::GameMove,
+                    ip(1),
+                    gate(tx.clone(), tag, release.clone()),
+                )
+                .unwrap(),
+            );
+        }
+        tickets.push(
+            pool.submit(
+                Priority::GameMove,
+                ip(2),
+                gate(tx.clone(), "quiet", release.clone()),
+            )
+            .unwrap(),
+        );
+        release.store(true, Ordering::Relaxed);
+        let order: Vec<_> = (0..5).map(|_| rx.recv().unwrap()).collect();
+        // The quiet client's one move goes before the greedy client's
+        // three; game moves all come before the analysis.
+        assert_eq!(
+            order,
+            ["quiet", "greedy1", "greedy2", "greedy3", "analysis"]
+        );
+        for t in tickets {
+            t.result().await.unwrap();
+        }
+    }
+
+    #[tokio::test]
+    async fn a_client_with_more_searches_under_way_waits_behind_one_with_fewer() {
+        let pool = EnginePool::new(2, 16, 8);
+        let (tx, rx) = mpsc::channel();
+        let hold = Arc::new(AtomicBool::new(false));
+        let release = Arc::new(AtomicBool::new(false));
+        // Client 1 holds one thread; the other thread is held by client 9.
+        let a = pool
+            .submit(
+                Priority::GameMove,
+                ip(1),
+                gate(tx.clone(), "one-running", hold.clone()),
+            )
+            .unwrap();
+        let b = pool
+            .submit(
+                Priority::GameMove,
+                ip(9),
+                gate(tx.clone(), "nine", release.clone()),
+            )
+            .unwrap();
+        let mut seen = vec![rx.recv().unwrap(), rx.recv().unwrap()];
+        seen.sort();
+        assert_eq!(seen, ["nine", "one-running"]);
+        // Client 1 queues first, client 2 second; when a thread frees,
+        // client 2 (nothing running) goes first.
+        let c = pool
+            .submit(
+                Priority::GameMove,
+                ip(1),
+                gate(tx.clone(), "one-again", release.clone()),
+            )
+            .unwrap();
+        let d = pool
+            .submit(
+                Priority::GameMove,
+                ip(2),
+                gate(tx.clone(), "two", release.clone()),
+            )
+            .unwrap();
+        release.store(true, Ordering::Relaxed);
+        assert_eq!(b.result().await.unwrap(), "nine");
+        assert_eq!(rx.recv().unwrap(), "two");
+        hold.store(true, Ordering::Relaxed);
+        assert_eq!(rx.recv().unwrap(), "one-again");
+        for t in [a, c, d] {
+            t.result().await.unwrap();
+        }
+    }
+
+    #[tokio::test]
+    async fn dropping_a_ticket_stops_its_search() {
+        let pool = EnginePool::new(1, 16, 8);
+        let (tx, rx) = mpsc::channel();
+        let never = Arc::new(AtomicBool::new(false));
+        let t = pool
+            .submit(
+                Priority::Analysis,
+                ip(1),
+                gate(tx.clone(), "long", never.clone()),
+            )
+            .unwrap();
+        assert_eq!(rx.recv().unwrap(), "long");
+        // A queued search whose client has gone never runs.
+        let queued = pool
+            .submit(
+                Priority::Analysis,
+                ip(2),
+                gate(tx.clone(), "gone", never.clone()),
+            )
+            .unwrap();
+        drop(queued);
+        drop(t);
+        let after = pool.submit(Priority::Analysis, ip(3), |_| "after").unwrap();
+        assert_eq!(after.result().await.unwrap(), "after");
+        assert!(rx.try_recv().is_err(), "the dropped search ran");
+        // The thread counts itself free just after answering.
+        for _ in 0..1000 {
+            if pool.load() == (0, 0) {
+                break;
+            }
+            std::thread::sleep(Duration::from_millis(1));
+        }
+        assert_eq!(pool.load(), (0, 0));
+    }
+
+    #[tokio::test]
+    async fn analysis_is_bounded_in_all_and_per_client() {
+        let pool = EnginePool::new(1, 2, 2);
+        let (tx, rx) = mpsc::channel();
+        let release = Arc::new(AtomicBool::new(false));
+        let _busy = pool
+            .submit(
+                Priority::GameMove,
+                ip(9),
+                gate(tx.clone(), "busy", release.clone()),
+            )
+            .unwrap();
+        assert_eq!(rx.recv().unwrap(), "busy");
+        let _a = pool.submit(Priority::Analysis, ip(1), |_| ()).unwrap();
+        let _b = pool.submit(Priority::Analysis, ip(1), |_| ()).unwrap();
+        assert_eq!(
+            pool.submit(Priority::Analysis, ip(1), |_| ()).err(),
+            Some(PoolError::Full)
+        );
+        let pool = EnginePool::new(1, 10, 2);
+        let _busy = pool
+            .submit(
+                Priority::GameMove,
+                ip(9),
+                gate(tx.clone(), "busy", release.clone()),
+            )
+            .unwrap();
+        assert_eq!(rx.recv().unwrap(), "busy");
+        let _a = pool.submit(Priority::Analysis, ip(1), |_| ()).unwrap();
+        let _b = pool.submit(Priority::Draw, ip(1), |_| ()).unwrap();
+        assert_eq!(
+            pool.submit(Priority::Analysis, ip(1), |_| ()).err(),
+            Some(PoolError::TooMany(2))
+        );
+        // Another client, and game moves, are not held back by it.
+        assert!(pool.submit(Priority::Analysis, ip(2), |_| ()).is_ok());
+        assert!(pool.submit(Priority::GameMove, ip(1), |_| ()).is_ok());
+        release.store(true, Ordering::Relaxed);
+    }
+}
