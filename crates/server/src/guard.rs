@@ -135,7 +135,7 @@ fn check(site: &Site, req: &Request) -> Result<(), ApiError> {
             return Err(ApiError::forbidden("requests from other sites are refused"));
         }
     }
-    if changes {
+    if matches!(*req.method(), Method::POST | Method::PUT | Method::PATCH) {
         let json = headers
             .get(header::CONTENT_TYPE)
             .and_then(|v| v.to_str().ok())

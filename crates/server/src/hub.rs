@@ -106,6 +106,10 @@ impl Hub {
         })
     }
 
+    pub fn games_in_memory(&self) -> usize {
+        self.games.len()
+    }
+
     pub fn metrics(&self) -> &Metrics {
         &self.metrics
     }

@@ -1,0 +1,665 @@
+//! What a host needs before strangers play: final results, aborts,
+//! takebacks, fair clocks, one-time invites, bounded resources, cross-site
+//! protection and visible errors (docs/API.md, docs/HOSTING.md).
+
+mod common;
+
+use std::time::{Duration, Instant};
+
+use common::*;
+use futures_util::{SinkExt, StreamExt};
+use serde_json::{Value, json};
+use tokio_tungstenite::tungstenite::Message;
+use tokio_tungstenite::tungstenite::client::IntoClientRequest;
+
+async fn create(addr: std::net::SocketAddr, body: Value) -> (String, String, Value) {
+    let r = post(addr, "/api/games", None, body).await;
+    assert_eq!(r.status, 201, "{}", r.body);
+    let v = r.json();
+    (
+        v["id"].as_str().unwrap().to_string(),
+        v["token"].as_str().unwrap().to_string(),
+        v,
+    )
+}
+
+async fn act(addr: std::net::SocketAddr, id: &str, what: &str, token: &str, body: Value) -> Reply {
+    post(addr, &format!("/api/games/{id}/{what}"), Some(token), body).await
+}
+
+async fn play(addr: std::net::SocketAddr, id: &str, token: &str, mv: &str, ply: usize) -> Reply {
+    act(addr, id, "moves", token, json!({"move": mv, "ply": ply})).await
+}
+
+/// A friend game with both seats taken: (id, white's token, black's token).
+async fn friend_game(addr: std::net::SocketAddr, extra: Value) -> (String, String, String) {
+    let mut body = json!({"mode": "friend"});
+    if let (Some(b), Some(e)) = (body.as_object_mut(), extra.as_object()) {
+        b.extend(e.clone());
+    }
+    let (id, white, created) = create(addr, body).await;
+    let invite = created["invite"].as_str().unwrap();
+    let r = post(
+        addr,
+        &format!("/api/games/{id}/join"),
+        None,
+        json!({"invite": invite}),
+    )
+    .await;
+    assert_eq!(r.status, 200, "{}", r.body);
+    (id, white, r.json()["token"].as_str().unwrap().to_string())
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn results_are_final() {
+    let s = start(temp_db("final")).await;
+    // An engine game lost on time: no undo brings it back.
+    let (id, token, _) = create(
+        s.addr,
+        json!({"mode": "engine", "level": 1, "clock": {"initial_s": 1}}),
+    )
+    .await;
+    assert_eq!(play(s.addr, &id, &token, "c3d4", 0).await.status, 200);
+    let mut ws = connect(s.addr, &id, Some(&token)).await;
+    let st = state_where(&mut ws, 10, |st| {
+        st["ply"] == 2 && st["engine_thinking"] == false
+    })
+    .await;
+    assert_eq!(st["clock"]["running"], "w");
+    let st = state_where(&mut ws, 5, |st| st["status"] == "over").await;
+    assert!(st["reason"].as_str().unwrap().contains("on time"), "{st}");
+    for (what, body) in [
+        ("undo", json!({})),
+        ("resign", json!({})),
+        ("draw", json!({"action": "offer"})),
+        ("abort", json!({})),
+    ] {
+        let r = act(s.addr, &id, what, &token, body).await;
+        assert_eq!(r.status, 409, "{what}: {}", r.body);
+    }
+    // A friend game after a resignation: no takeback, no draw, no move.
+    let (id, white, black) = friend_game(s.addr, json!({})).await;
+    assert_eq!(play(s.addr, &id, &white, "c3d4", 0).await.status, 200);
+    assert_eq!(
+        act(s.addr, &id, "resign", &black, json!({})).await.status,
+        200
+    );
+    for (who, what, body) in [
+        (&white, "takeback", json!({"action": "offer"})),
+        (&black, "draw", json!({"action": "accept"})),
+        (&black, "undo", json!({})),
+    ] {
+        let r = act(s.addr, &id, what, who, body).await;
+        assert_eq!(r.status, 409, "{what}: {}", r.body);
+    }
+    assert_eq!(play(s.addr, &id, &black, "f6e5", 1).await.status, 409);
+    let st = get(s.addr, &format!("/api/games/{id}"), None).await.json();
+    assert_eq!(
+        (st["status"].as_str(), st["result"].as_str()),
+        (Some("over"), Some("1-0"))
+    );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn aborts_by_a_player_and_by_the_server() {
+    let mut c = config(temp_db("abort").1);
+    c.limits.first_move = Duration::from_millis(700);
+    let dir = tempfile::tempdir().unwrap();
+    c.db = dir.path().join("t.db");
+    let s = start_config(c).await;
+    // Either side may abort until both have moved.
+    let (id, white, black) = friend_game(s.addr, json!({})).await;
+    assert_eq!(play(s.addr, &id, &white, "c3d4", 0).await.status, 200);
+    let r = act(s.addr, &id, "abort", &black, json!({})).await;
+    assert_eq!(r.status, 200, "{}", r.body);
+    let st = r.json();
+    assert_eq!(st["status"], "aborted");
+    assert_eq!(st["result"], "*");
+    assert!(
+        st["reason"].as_str().unwrap().contains("Aborted by Black"),
+        "{st}"
+    );
+    assert_eq!(play(s.addr, &id, &black, "f6e5", 1).await.status, 409);
+    // Not once both have moved.
+    let (id, white, black) = friend_game(s.addr, json!({})).await;
+    assert_eq!(play(s.addr, &id, &white, "c3d4", 0).await.status, 200);
+    assert_eq!(play(s.addr, &id, &black, "f6e5", 1).await.status, 200);
+    let r = act(s.addr, &id, "abort", &white, json!({})).await;
+    assert_eq!(r.status, 409);
+    assert!(
+        r.json()["error"]
+            .as_str()
+            .unwrap()
+            .contains("resign instead")
+    );
+    // A clocked game whose side to move never makes its first move is
+    // aborted by the server, with nobody watching; Black's first-move
+    // time counts from White's first move.
+    let (id, white, _black) = friend_game(s.addr, json!({"clock": {"initial_s": 60}})).await;
+    let st = play(s.addr, &id, &white, "c3d4", 0).await.json();
+    let left = st["abort_in_ms"].as_i64().unwrap();
+    assert!((500..=700).contains(&left), "{st}");
+    assert_eq!(st["clock"]["running"], Value::Null);
+    tokio::time::sleep(Duration::from_millis(1300)).await;
+    let st = get(s.addr, &format!("/api/games/{id}"), None).await.json();
+    assert_eq!(st["status"], "aborted", "{st}");
+    assert!(
+        st["reason"]
+            .as_str()
+            .unwrap()
+            .contains("Black did not make a first move"),
+        "{st}"
+    );
+    assert_eq!(st["clock"]["b_ms"], 60_000);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn takebacks_are_asked_for_and_answered() {
+    let s = start(temp_db("takeback")).await;
+    let (id, white, black) = friend_game(s.addr, json!({})).await;
+    let tb = |who: String, action: &'static str| {
+        let (addr, id) = (s.addr, id.clone());
+        async move { act(addr, &id, "takeback", &who, json!({"action": action})).await }
+    };
+    // Nothing to take back yet.
+    assert_eq!(tb(white.clone(), "offer").await.status, 409);
+    assert_eq!(play(s.addr, &id, &white, "c3d4", 0).await.status, 200);
+    let mut watcher = connect(s.addr, &id, None).await;
+    let _ = next(&mut watcher, 5).await;
+    assert_eq!(
+        tb(white.clone(), "offer").await.json()["takeback_offer"],
+        "w"
+    );
+    // One cannot accept one's own request; the other side declines.
+    assert_eq!(tb(white.clone(), "accept").await.status, 409);
+    assert_eq!(
+        tb(black.clone(), "decline").await.json()["takeback_offer"],
+        Value::Null
+    );
+    // Asked again after Black replied: both moves go back, to White's move.
+    assert_eq!(play(s.addr, &id, &black, "f6e5", 1).await.status, 200);
+    tb(white.clone(), "offer").await;
+    let st = tb(black.clone(), "accept").await.json();
+    assert_eq!(
+        (st["ply"].as_u64(), st["turn"].as_str()),
+        (Some(0), Some("w"))
+    );
+    assert_eq!(st["takeback_offer"], Value::Null);
+    // The watcher saw the request, then the moves go.
+    let seen = state_where(&mut watcher, 5, |st| st["takeback_offer"] == "w").await;
+    assert_eq!(seen["ply"], 1);
+    let seen = state_where(&mut watcher, 5, |st| st["ply"] == 0).await;
+    assert_eq!(seen["status"], "active");
+    // A move withdraws an open request.
+    assert_eq!(play(s.addr, &id, &white, "c3d4", 0).await.status, 200);
+    tb(white.clone(), "offer").await;
+    let st = play(s.addr, &id, &black, "f6e5", 1).await.json();
+    assert_eq!(st["takeback_offer"], Value::Null);
+    // Engine games use undo, not takebacks.
+    let (eid, etoken, _) = create(s.addr, json!({"mode": "engine"})).await;
+    assert_eq!(
+        act(
+            s.addr,
+            &eid,
+            "takeback",
+            &etoken,
+            json!({"action": "offer"})
+        )
+        .await
+        .status,
+        409
+    );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn clocks_wait_for_both_first_moves_and_show_the_true_time() {
+    let s = start(temp_db("clocks")).await;
+    let (id, white, created) = create(
+        s.addr,
+        json!({"mode": "friend", "clock": {"initial_s": 300, "increment_s": 2}}),
+    )
+    .await;
+    // Nobody has joined: no clock, no first-move time runs.
+    let st = &created["state"];
+    assert_eq!(st["status"], "waiting");
+    assert_eq!(
+        (st["clock"]["running"].clone(), st["abort_in_ms"].clone()),
+        (Value::Null, Value::Null)
+    );
+    tokio::time::sleep(Duration::from_millis(600)).await;
+    let invite = created["invite"].as_str().unwrap();
+    let joined = post(
+        s.addr,
+        &format!("/api/games/{id}/join"),
+        None,
+        json!({"invite": invite}),
+    )
+    .await
+    .json();
+    let black = joined["token"].as_str().unwrap().to_string();
+    assert_eq!(joined["state"]["clock"]["w_ms"], 300_000);
+    assert_eq!(play(s.addr, &id, &white, "c3d4", 0).await.status, 200);
+    let st = play(s.addr, &id, &black, "f6e5", 1).await.json();
+    // First moves cost nothing and earn no increment; White's clock has
+    // just started (the state is stamped a moment after the move).
+    assert_eq!(st["clock"]["b_ms"], 300_000);
+    let w = st["clock"]["w_ms"].as_i64().unwrap();
+    assert!((299_800..=300_000).contains(&w), "White has {w} ms");
+    assert_eq!(st["clock"]["running"], "w");
+    // A spectator who comes 800 ms later sees White's time as of now,
+    // stamped with the server's time.
+    tokio::time::sleep(Duration::from_millis(800)).await;
+    let before = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .unwrap()
+        .as_millis() as i64;
+    let st = get(s.addr, &format!("/api/games/{id}"), None).await.json();
+    let w = st["clock"]["w_ms"].as_i64().unwrap();
+    assert!((299_000..=299_250).contains(&w), "White has {w} ms");
+    let now = st["now_ms"].as_i64().unwrap();
+    assert!(
+        (before - 50..=before + 1_000).contains(&now),
+        "now_ms {now}"
+    );
+    // White moves: the time spent is taken, the increment given.
+    let st = play(s.addr, &id, &white, "d4f6", 2).await.json();
+    let w = st["clock"]["w_ms"].as_i64().unwrap();
+    assert!((300_750..=301_250).contains(&w), "White has {w} ms");
+    assert_eq!(st["clock"]["running"], "b");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn invites_are_claimed_once_and_tokens_stay_out_of_urls() {
+    let s = start(temp_db("invite")).await;
+    let (id, white, created) = create(s.addr, json!({"mode": "friend", "color": "black"})).await;
+    assert_eq!(created["color"], "b");
+    let invite = created["invite"].as_str().unwrap().to_string();
+    assert_ne!(invite, white);
+    let join = |code: String| {
+        let (addr, id) = (s.addr, id.clone());
+        async move {
+            post(
+                addr,
+                &format!("/api/games/{id}/join"),
+                None,
+                json!({"invite": code}),
+            )
+            .await
+        }
+    };
+    assert_eq!(join("wrong".into()).await.status, 403);
+    let first = join(invite.clone()).await;
+    assert_eq!(first.status, 200);
+    assert_eq!(first.json()["color"], "w");
+    let second = join(invite.clone()).await;
+    assert_eq!(second.status, 409);
+    assert!(
+        second.json()["error"]
+            .as_str()
+            .unwrap()
+            .contains("already been used")
+    );
+    // The creator's seat is untouched.
+    let st = get(s.addr, &format!("/api/games/{id}"), Some(&white))
+        .await
+        .json();
+    assert_eq!(st["you"], "b");
+    // A token in the query string is no token at all.
+    let st = get(s.addr, &format!("/api/games/{id}?token={white}"), None)
+        .await
+        .json();
+    assert_eq!(st["you"], Value::Null);
+    // The socket learns the seat from its hello.
+    let mut ws = connect(s.addr, &id, Some(&white)).await;
+    assert_eq!(next(&mut ws, 5).await["state"]["you"], "b");
+    let mut ws = connect(s.addr, &id, Some("nonsense")).await;
+    assert_eq!(next(&mut ws, 5).await["state"]["you"], Value::Null);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn games_in_memory_are_bounded_and_read_back() {
+    let mut c = config(std::path::PathBuf::new());
+    let dir = tempfile::tempdir().unwrap();
+    c.db = dir.path().join("t.db");
+    c.limits.games_in_memory = 20;
+    let s = start_config(c).await;
+    let mut ids = Vec::new();
+    for i in 0..60 {
+        let (id, token, _) = create(s.addr, json!({"mode": "local"})).await;
+        if i % 3 == 0 {
+            assert_eq!(play(s.addr, &id, &token, "c3d4", 0).await.status, 200);
+        }
+        ids.push((id, i % 3 == 0));
+    }
+    for (id, moved) in &ids {
+        let st = get(s.addr, &format!("/api/games/{id}"), None).await.json();
+        assert_eq!(st["ply"], if *moved { 1 } else { 0 });
+    }
+    assert!(
+        s.hub.games_in_memory() <= 20,
+        "{} games in memory",
+        s.hub.games_in_memory()
+    );
+    // A game that a socket watches stays, and hears its moves.
+    let (id, token, _) = create(s.addr, json!({"mode": "local"})).await;
+    let mut ws = connect(s.addr, &id, None).await;
+    let _ = next(&mut ws, 5).await;
+    for _ in 0..40 {
+        create(s.addr, json!({"mode": "local"})).await;
+    }
+    assert_eq!(play(s.addr, &id, &token, "c3d4", 0).await.status, 200);
+    let st = state_where(&mut ws, 5, |st| st["ply"] == 1).await;
+    assert_eq!(st["turn"], "b");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn rate_limits_answer_429_with_retry_after() {
+    let mut c = config(std::path::PathBuf::new());
+    let dir = tempfile::tempdir().unwrap();
+    c.db = dir.path().join("t.db");
+    c.limits.games_per_minute = 6;
+    c.limits.games_burst = 3;
+    c.limits.analyses_per_minute = 60;
+    c.limits.analyses_burst = 1;
+    let s = start_config(c).await;
+    for _ in 0..3 {
+        create(s.addr, json!({"mode": "local"})).await;
+    }
+    let r = post(s.addr, "/api/games", None, json!({"mode": "local"})).await;
+    assert_eq!(r.status, 429, "{}", r.body);
+    let retry = r
+        .headers
+        .lines()
+        .find_map(|l| {
+            l.to_ascii_lowercase()
+                .strip_prefix("retry-after: ")
+                .map(str::to_string)
+        })
+        .expect("Retry-After");
+    let secs: u64 = retry.trim().parse().unwrap();
+    assert!((1..=10).contains(&secs), "{secs}");
+    assert!(
+        r.json()["error"]
+            .as_str()
+            .unwrap()
+            .contains("too many new games")
+    );
+    // A refused request (a bad body) costs no token; analysis has its own.
+    let analyse = json!({"lfen": legion_rules::INITIAL_LFEN, "movetime_ms": 10});
+    assert_eq!(
+        post(s.addr, "/api/analyse", None, analyse.clone())
+            .await
+            .status,
+        200
+    );
+    assert_eq!(
+        post(s.addr, "/api/analyse", None, analyse).await.status,
+        429
+    );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_analysis_whose_client_leaves_stops() {
+    let s = start_with(temp_db("cancel"), 1, Duration::from_millis(100)).await;
+    // Three 10-second analyses, each dropped after 300 ms.
+    for _ in 0..3 {
+        let body = json!({"lfen": legion_rules::INITIAL_LFEN, "movetime_ms": 10_000}).to_string();
+        let addr = s.addr;
+        let t =
+            tokio::spawn(
+                async move { request(addr, "POST", "/api/analyse", None, Some(&body)).await },
+            );
+        tokio::time::sleep(Duration::from_millis(300)).await;
+        t.abort();
+    }
+    // Within a second nothing runs or waits, and a game move is served at once.
+    let started = Instant::now();
+    loop {
+        let m = get(s.addr, "/metrics", None).await.body;
+        if m.contains("legion_engine_running 0") && m.contains("legion_engine_waiting 0") {
+            break;
+        }
+        assert!(started.elapsed() < Duration::from_secs(2), "{m}");
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    let (id, token, _) = create(s.addr, json!({"mode": "engine", "level": 1})).await;
+    let mut ws = connect(s.addr, &id, Some(&token)).await;
+    let sent = Instant::now();
+    assert_eq!(play(s.addr, &id, &token, "c3d4", 0).await.status, 200);
+    state_where(&mut ws, 5, |st| st["ply"] == 2).await;
+    assert!(
+        sent.elapsed() < Duration::from_secs(2),
+        "{:?}",
+        sent.elapsed()
+    );
+}
+
+/// A raw request with the headers given, on a fresh connection.
+async fn with_headers(
+    addr: std::net::SocketAddr,
+    method: &str,
+    path: &str,
+    headers: &str,
+    body: &str,
+) -> Reply {
+    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+    let mut s = tokio::net::TcpStream::connect(addr).await.unwrap();
+    let head = format!(
+        "{method} {path} HTTP/1.1\r\nConnection: close\r\n{headers}Content-Length: {}\r\n\r\n{body}",
+        body.len()
+    );
+    s.write_all(head.as_bytes()).await.unwrap();
+    let mut buf = Vec::new();
+    let _ = s.read_to_end(&mut buf).await;
+    let text = String::from_utf8_lossy(&buf).to_string();
+    let (h, b) = text.split_once("\r\n\r\n").unwrap_or((&text, ""));
+    Reply {
+        status: h
+            .split_whitespace()
+            .nth(1)
+            .and_then(|s| s.parse().ok())
+            .unwrap_or(0),
+        body: b.to_string(),
+        headers: h.to_string(),
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn other_sites_cannot_act_and_every_error_is_json() {
+    let s = start(temp_db("cross")).await;
+    let host = format!("Host: {}\r\n", s.addr);
+    let create = r#"{"mode":"local"}"#;
+    let cases = [
+        // A form post from another site: refused by content type and origin.
+        (format!("{host}Content-Type: text/plain\r\n"), 415),
+        (
+            format!("{host}Content-Type: application/json\r\nOrigin: http://evil.example\r\n"),
+            403,
+        ),
+        (
+            format!("{host}Content-Type: application/json\r\nSec-Fetch-Site: cross-site\r\n"),
+            403,
+        ),
+        (
+            "Host: evil.example\r\nContent-Type: application/json\r\n".to_string(),
+            400,
+        ),
+        (format!("Content-Type: application/json\r\n"), 400),
+        // The site's own page, and a client that is no browser.
+        (
+            format!(
+                "{host}Content-Type: application/json\r\nOrigin: http://{}\r\n",
+                s.addr
+            ),
+            201,
+        ),
+        (
+            format!("{host}Content-Type: application/json; charset=utf-8\r\n"),
+            201,
+        ),
+    ];
+    for (headers, status) in cases {
+        let r = with_headers(s.addr, "POST", "/api/games", &headers, create).await;
+        assert_eq!(r.status, status, "{headers}: {}", r.body);
+        assert!(r.json().is_object(), "{}", r.body);
+        let h = r.headers.to_ascii_lowercase();
+        assert!(
+            h.contains("content-security-policy: default-src 'self'"),
+            "{h}"
+        );
+        assert!(h.contains("frame-ancestors 'none'"), "{h}");
+        assert!(h.contains("x-content-type-options: nosniff"), "{h}");
+        assert!(h.contains("x-frame-options: deny"), "{h}");
+        assert!(h.contains("referrer-policy: same-origin"), "{h}");
+    }
+    // 405, 414 and 431 say so in JSON too.
+    let r = with_headers(s.addr, "DELETE", "/api/games", &host, "").await;
+    assert_eq!(r.status, 405);
+    assert!(
+        r.json()["error"]
+            .as_str()
+            .unwrap()
+            .contains("method not allowed"),
+        "{}",
+        r.body
+    );
+    let long = format!("/api/games/{}", "a".repeat(5000));
+    let r = with_headers(s.addr, "GET", &long, &host, "").await;
+    assert_eq!(r.status, 414);
+    assert!(r.json()["error"].is_string());
+    let big = format!("{host}X-Filler: {}\r\n", "b".repeat(20_000));
+    let r = with_headers(s.addr, "GET", "/healthz", &big, "").await;
+    assert_eq!(r.status, 431);
+    assert!(r.json()["error"].is_string());
+    // A WebSocket from another site's page is refused before the upgrade.
+    let (id, _, _) = common_create(s.addr).await;
+    let mut req = format!("ws://{}/api/games/{id}/ws", s.addr)
+        .into_client_request()
+        .unwrap();
+    req.headers_mut()
+        .insert("Origin", "http://evil.example".parse().unwrap());
+    let refused = tokio_tungstenite::connect_async(req).await;
+    assert!(refused.is_err(), "a foreign upgrade succeeded");
+    let mut req = format!("ws://{}/api/games/{id}/ws", s.addr)
+        .into_client_request()
+        .unwrap();
+    req.headers_mut()
+        .insert("Origin", format!("http://{}", s.addr).parse().unwrap());
+    assert!(tokio_tungstenite::connect_async(req).await.is_ok());
+    // Health and figures.
+    assert_eq!(get(s.addr, "/healthz", None).await.json()["status"], "ok");
+    let m = get(s.addr, "/metrics", None).await.body;
+    for name in [
+        "legion_games_created_total",
+        "legion_moves_total",
+        "legion_websockets",
+        "legion_engine_waiting",
+        "legion_games_in_memory",
+        "legion_http_responses_total{status=\"415\"}",
+    ] {
+        assert!(m.contains(name), "{name} missing in {m}");
+    }
+}
+
+async fn common_create(addr: std::net::SocketAddr) -> (String, String, Value) {
+    create(addr, json!({"mode": "local"})).await
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn sockets_are_bounded() {
+    let mut c = config(std::path::PathBuf::new());
+    let dir = tempfile::tempdir().unwrap();
+    c.db = dir.path().join("t.db");
+    c.limits.sockets_per_client = 3;
+    c.limits.ws_hello = Duration::from_millis(300);
+    c.limits.ws_ping = Duration::from_millis(100);
+    c.limits.ws_idle = Duration::from_millis(400);
+    let s = start_config(c).await;
+    let (id, token, _) = create(s.addr, json!({"mode": "local"})).await;
+    // A socket that never says hello is closed with 1008.
+    let mut quiet = connect_quiet(s.addr, &id).await;
+    let close = close_code(&mut quiet).await;
+    assert_eq!(close, Some(1008));
+    // A message over 4 KiB closes with 1009.
+    let mut big = connect(s.addr, &id, Some(&token)).await;
+    let _ = next(&mut big, 5).await;
+    big.send(Message::Text("x".repeat(5000).into()))
+        .await
+        .unwrap();
+    assert_eq!(close_code(&mut big).await, Some(1009));
+    // A move longer than 64 characters is refused, the socket stays.
+    let mut ws = connect(s.addr, &id, Some(&token)).await;
+    let _ = next(&mut ws, 5).await;
+    send(
+        &mut ws,
+        json!({"type": "move", "move": "c3d4".repeat(20), "ply": 0}),
+    )
+    .await;
+    let e = next(&mut ws, 5).await;
+    assert!(e["error"].as_str().unwrap().contains("at most 64"), "{e}");
+    // Three sockets from one address; the fourth is refused.
+    let _b = connect(s.addr, &id, None).await;
+    let _c = connect(s.addr, &id, None).await;
+    let fourth =
+        tokio_tungstenite::connect_async(format!("ws://{}/api/games/{id}/ws", s.addr)).await;
+    assert!(fourth.is_err(), "a fourth socket was accepted");
+    drop((_b, _c));
+    // A socket that answers nothing (it reads nothing, so it sends no
+    // pongs) is closed as idle; one that reads (and answers pings) stays.
+    let mut alive = connect(s.addr, &id, None).await;
+    let reader = tokio::spawn(async move { while let Some(Ok(_)) = alive.next().await {} });
+    tokio::time::sleep(Duration::from_millis(900)).await;
+    let m = get(s.addr, "/metrics", None).await.body;
+    assert!(m.contains("legion_websockets 1\n"), "{m}");
+    assert!(!reader.is_finished());
+    drop(ws);
+}
+
+/// Reads until the server's close frame; its code.
+async fn close_code(ws: &mut Socket) -> Option<u16> {
+    loop {
+        match tokio::time::timeout(Duration::from_secs(5), ws.next()).await {
+            Ok(Some(Ok(Message::Close(f)))) => return f.map(|f| u16::from(f.code)),
+            Ok(Some(Ok(_))) => continue,
+            _ => return None,
+        }
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn watchers_get_each_change_not_the_whole_game() {
+    let s = start(temp_db("delta")).await;
+    let (id, token, _) = create(s.addr, json!({"mode": "local"})).await;
+    // Knights out and back (twice more would repeat the position a third time).
+    for (ply, m) in ["g1f3", "b8c6", "f3g1", "c6b8"].iter().enumerate() {
+        assert_eq!(play(s.addr, &id, &token, m, ply).await.status, 200);
+    }
+    let mut ws = connect(s.addr, &id, None).await;
+    let whole = next(&mut ws, 5).await;
+    assert_eq!(whole["type"], "state");
+    assert_eq!(whole["state"]["moves"].as_array().unwrap().len(), 4);
+    assert_eq!(play(s.addr, &id, &token, "c3d4", 4).await.status, 200);
+    let raw = loop {
+        match tokio::time::timeout(Duration::from_secs(5), ws.next()).await {
+            Ok(Some(Ok(Message::Text(t)))) => break t.to_string(),
+            Ok(Some(Ok(_))) => continue,
+            other => panic!("{other:?}"),
+        }
+    };
+    let update: Value = serde_json::from_str(&raw).unwrap();
+    assert_eq!(update["type"], "update");
+    assert_eq!(update["move"]["canonical"], "c3d4");
+    assert_eq!(update["move"]["ply"], 5);
+    assert_eq!(update["state"]["ply"], 5);
+    assert!(update["state"].get("moves").is_none());
+    assert!(update["state"]["clock"].is_null());
+    assert!(update["state"]["now_ms"].is_i64());
+    // A draw offer (by the side to move, on a shared device) is a change without a move.
+    act(s.addr, &id, "draw", &token, json!({"action": "offer"})).await;
+    let u = next(&mut ws, 5).await;
+    assert_eq!(
+        (u["type"].as_str(), u["move"].is_null()),
+        (Some("update"), true)
+    );
+    assert_eq!(u["state"]["draw_offer"], "b");
+}
