@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Runs every test of the project: formatting, lints, unit, property,
-# fixture and command-line tests, and a quick pass of the perft benchmark
+# fixture, command-line, load, soak and crash tests, and a quick pass of
+# the perft benchmark
 # (which cross-checks pawnless-chess counts with cozy-chess).
 # Fixtures are committed; the browser tests install what they need.
 set -euo pipefail
@@ -9,6 +10,11 @@ cd "$(dirname "$0")/.."
 cargo fmt --all -- --check
 cargo clippy --workspace --all-targets --locked -- -D warnings
 cargo test --workspace --locked
+# The slow tests, marked #[ignore] so that a plain `cargo test` stays quick:
+# the load, soak and fairness tests of the server and the kill -9 crash
+# test, one at a time so that their timings mean something.
+cargo test --locked -p legion-server --test load --test soak -- --ignored --test-threads=1
+cargo test --locked -p legion-cli --test crash -- --ignored --test-threads=1
 cargo test -p legion-rules --bench perft --locked -- --quick
 
 # The web app in a real browser (installs Debian's Chromium and the pinned

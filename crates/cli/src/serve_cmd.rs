@@ -106,10 +106,7 @@ pub fn run(a: ServeArgs) -> Result<(), Failure> {
         site,
         limits,
     };
-    let runtime = tokio::runtime::Builder::new_multi_thread()
-        .enable_all()
-        .build()
-        .map_err(|e| Failure(format!("cannot start: {e}")))?;
+    let runtime = legion_server::runtime().map_err(|e| Failure(format!("cannot start: {e}")))?;
     let db = a.db;
     runtime
         .block_on(legion_server::serve(config, |addr| {

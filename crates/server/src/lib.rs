@@ -164,6 +164,16 @@ impl Built {
     }
 }
 
+/// The runtime the server runs on: threads for the cores, and a small
+/// pool for blocking database reads (they take one connection in turn,
+/// so more threads would only wait, each with memory of its own).
+pub fn runtime() -> std::io::Result<tokio::runtime::Runtime> {
+    tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .max_blocking_threads(8)
+        .build()
+}
+
 /// Runs the server until Ctrl-C or SIGTERM; `ready` hears the address.
 pub async fn serve(config: Config, ready: impl FnOnce(SocketAddr)) -> Result<(), ServerError> {
     let built = app(&config)?;

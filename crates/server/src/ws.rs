@@ -25,6 +25,7 @@ use crate::seats::seat_of;
 pub const MAX_MESSAGE: usize = 4 * 1024;
 /// Largest frame read at all (the socket library's own bound).
 const MAX_FRAME: usize = 64 * 1024;
+const READ_BUFFER: usize = 4 * 1024;
 
 const POLICY: u16 = 1008;
 const TOO_BIG: u16 = 1009;
@@ -60,7 +61,12 @@ pub async fn handler(
         Ok(x) => x,
         Err(e) => return e.into_response(),
     };
+    // Small buffers: a socket mostly waits, and 1,000 of them should cost
+    // megabytes, not the library's default 128 KiB each.
     upgrade
+        .read_buffer_size(READ_BUFFER)
+        .write_buffer_size(0)
+        .max_write_buffer_size(MAX_FRAME)
         .max_message_size(MAX_FRAME)
         .max_frame_size(MAX_FRAME)
         .on_upgrade(move |socket| async move {

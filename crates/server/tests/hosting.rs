@@ -484,7 +484,7 @@ async fn other_sites_cannot_act_and_every_error_is_json() {
             "Host: evil.example\r\nContent-Type: application/json\r\n".to_string(),
             400,
         ),
-        (format!("Content-Type: application/json\r\n"), 400),
+        ("Content-Type: application/json\r\n".to_string(), 400),
         // The site's own page, and a client that is no browser.
         (
             format!(

@@ -2,7 +2,7 @@
 //! random legal moves as fast as the server acknowledges them. Bounded in
 //! time; checks that no move is lost or applied twice, also after reopening
 //! the database. Prints moves per second and latency percentiles:
-//! `cargo test --release -p legion-server --test load -- --nocapture`.
+//! `cargo test --release -p legion-server --test load -- --ignored --nocapture`.
 
 mod common;
 
@@ -76,6 +76,7 @@ async fn client(
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+#[ignore = "slow: run by scripts/test.sh with --ignored"]
 async fn two_hundred_games_at_once_lose_and_duplicate_nothing() {
     let (_dir, db) = temp_db("load");
     let s = start_config(config(db.clone())).await;

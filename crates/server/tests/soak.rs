@@ -1,0 +1,331 @@
+//! Soak: what one anonymous flood costs the server, bounded in count and
+//! time, on loopback only. Slow, so run on purpose (the test script does):
+//! `cargo test --release -p legion-server --test soak -- --ignored --nocapture`.
+//! Prints the figures of docs/BENCHMARKS.md ("Hosting under load").
+
+mod common;
+
+use std::net::{IpAddr, Ipv4Addr, SocketAddr};
+use std::sync::Arc;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::time::{Duration, Instant};
+
+use common::*;
+use futures_util::StreamExt;
+use serde_json::{Value, json};
+use tokio::io::{AsyncReadExt, AsyncWriteExt};
+
+const GAMES: usize = 20_000;
+const SOCKETS: usize = 1_000;
+const CLIENTS: usize = 32;
+/// The bound the test holds the server to: resident memory of the whole
+/// test process (server and clients) after 20,000 games created and read
+/// and 1,000 sockets held.
+const RSS_BOUND_MB: u64 = 150;
+
+/// Resident memory of this process, MB (Linux).
+fn rss_mb() -> u64 {
+    std::fs::read_to_string("/proc/self/status")
+        .ok()
+        .and_then(|s| {
+            s.lines()
+                .find(|l| l.starts_with("VmRSS:"))
+                .and_then(|l| l.split_whitespace().nth(1)?.parse::<u64>().ok())
+        })
+        .map_or(0, |kb| kb / 1024)
+}
+
+/// One request from the loopback address `from` (a client of its own).
+async fn request_from(
+    from: Ipv4Addr,
+    addr: SocketAddr,
+    method: &str,
+    path: &str,
+    token: Option<&str>,
+    body: &str,
+) -> (u16, String) {
+    let sock = tokio::net::TcpSocket::new_v4().unwrap();
+    sock.bind(SocketAddr::new(IpAddr::V4(from), 0)).unwrap();
+    let mut s = sock.connect(addr).await.unwrap();
+    let auth = token
+        .map(|t| format!("Authorization: Bearer {t}\r\n"))
+        .unwrap_or_default();
+    let head = format!(
+        "{method} {path} HTTP/1.1\r\nHost: {addr}\r\nConnection: close\r\nContent-Type: application/json\r\n{auth}Content-Length: {}\r\n\r\n{body}",
+        body.len()
+    );
+    s.write_all(head.as_bytes()).await.unwrap();
+    let mut buf = Vec::new();
+    let _ = s.read_to_end(&mut buf).await;
+    let text = String::from_utf8_lossy(&buf).to_string();
+    let (h, b) = text.split_once("\r\n\r\n").unwrap_or((&text, ""));
+    (
+        h.split_whitespace()
+            .nth(1)
+            .and_then(|s| s.parse().ok())
+            .unwrap_or(0),
+        b.to_string(),
+    )
+}
+
+fn percentile(sorted: &[Duration], p: f64) -> f64 {
+    sorted[((sorted.len() as f64 * p) as usize).min(sorted.len() - 1)].as_secs_f64() * 1e3
+}
+
+/// A local game's move latency, HTTP, one move after another.
+async fn latencies(addr: SocketAddr, moves: usize) -> Vec<Duration> {
+    let (s, b) = request_from(
+        Ipv4Addr::new(127, 0, 0, 9),
+        addr,
+        "POST",
+        "/api/games",
+        None,
+        r#"{"mode":"local"}"#,
+    )
+    .await;
+    assert_eq!(s, 201, "{b}");
+    let v: Value = serde_json::from_str(&b).unwrap();
+    let (id, token) = (
+        v["id"].as_str().unwrap().to_string(),
+        v["token"].as_str().unwrap().to_string(),
+    );
+    let mut legal: Vec<String> = v["state"]["legal"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|m| m["canonical"].as_str().unwrap().to_string())
+        .collect();
+    let mut out = Vec::new();
+    for ply in 0..moves {
+        let Some(mv) = legal.get(ply * 7 % legal.len().max(1)).cloned() else {
+            break;
+        };
+        let t = Instant::now();
+        let (s, b) = request_from(
+            Ipv4Addr::new(127, 0, 0, 9),
+            addr,
+            "POST",
+            &format!("/api/games/{id}/moves"),
+            Some(&token),
+            &json!({"move": mv, "ply": ply}).to_string(),
+        )
+        .await;
+        out.push(t.elapsed());
+        assert_eq!(s, 200, "{b}");
+        let st: Value = serde_json::from_str(&b).unwrap();
+        if st["status"] != "active" {
+            break;
+        }
+        legal = st["legal"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|m| m["canonical"].as_str().unwrap().to_string())
+            .collect();
+    }
+    out.sort();
+    out
+}
+
+/// Runs on the server's own runtime (`legion serve` uses the same).
+fn on_server_runtime(f: impl std::future::Future<Output = ()>) {
+    legion_server::runtime().unwrap().block_on(f);
+}
+
+/// A watcher's socket with small buffers, as a browser's would be: the
+/// process's memory is then mostly the server's.
+async fn watch(addr: SocketAddr, id: &str) -> Socket {
+    use tokio_tungstenite::tungstenite::protocol::WebSocketConfig;
+    let config = WebSocketConfig::default()
+        .read_buffer_size(4096)
+        .write_buffer_size(0);
+    let (mut ws, _) = tokio_tungstenite::connect_async_with_config(
+        format!("ws://{addr}/api/games/{id}/ws"),
+        Some(config),
+        false,
+    )
+    .await
+    .unwrap();
+    send(&mut ws, json!({"type": "hello", "token": null})).await;
+    ws
+}
+
+#[test]
+#[ignore = "slow: run by scripts/test.sh with --ignored"]
+fn twenty_thousand_games_and_a_thousand_sockets_stay_bounded() {
+    on_server_runtime(soak());
+}
+
+async fn soak() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut c = config(dir.path().join("soak.db"));
+    c.limits.sockets_per_client = SOCKETS + 10;
+    let s = start_config(c).await;
+    let addr = s.addr;
+    let rss_start = rss_mb();
+    let quiet = latencies(addr, 40).await;
+
+    // A flood: 32 clients create 20,000 games and read each back, while
+    // one player's game is timed.
+    let started = Instant::now();
+    let next_game = Arc::new(AtomicUsize::new(0));
+    let flood: Vec<_> = (0..CLIENTS)
+        .map(|_| {
+            let next_game = next_game.clone();
+            tokio::spawn(async move {
+                let mut ids = Vec::new();
+                while next_game.fetch_add(1, Ordering::Relaxed) < GAMES {
+                    let (st, body) = request_from(
+                        Ipv4Addr::new(127, 0, 0, 2),
+                        addr,
+                        "POST",
+                        "/api/games",
+                        None,
+                        r#"{"mode":"local"}"#,
+                    )
+                    .await;
+                    assert_eq!(st, 201, "{body}");
+                    let v: Value = serde_json::from_str(&body).unwrap();
+                    ids.push(v["id"].as_str().unwrap().to_string());
+                }
+                for id in &ids {
+                    let (st, body) = request_from(
+                        Ipv4Addr::new(127, 0, 0, 2),
+                        addr,
+                        "GET",
+                        &format!("/api/games/{id}"),
+                        None,
+                        "",
+                    )
+                    .await;
+                    assert_eq!(st, 200, "{body}");
+                }
+                ids
+            })
+        })
+        .collect();
+    let loaded = latencies(addr, 40).await;
+    let mut ids = Vec::new();
+    for t in flood {
+        ids.extend(
+            tokio::time::timeout(Duration::from_secs(600), t)
+                .await
+                .expect("flood in time")
+                .unwrap(),
+        );
+    }
+    let flood_secs = started.elapsed().as_secs_f64();
+    assert_eq!(ids.len(), GAMES);
+    let rss_games = rss_mb();
+    let in_memory = s.hub.games_in_memory();
+
+    // 1,000 sockets watching 100 games, each reading what it is sent.
+    let mut sockets = Vec::new();
+    for i in 0..SOCKETS {
+        let mut ws = watch(addr, &ids[i % 100]).await;
+        let first = next(&mut ws, 30).await;
+        assert_eq!(first["type"], "state");
+        sockets.push(tokio::spawn(async move {
+            while let Some(Ok(_)) = ws.next().await {}
+        }));
+    }
+    let rss_sockets = rss_mb();
+    let with_sockets = latencies(addr, 40).await;
+    let m = get(addr, "/metrics", None).await.body;
+    assert!(m.contains(&format!("legion_websockets {SOCKETS}\n")), "{m}");
+    for t in &sockets {
+        assert!(!t.is_finished(), "a socket closed");
+    }
+
+    println!(
+        "soak: {GAMES} games created and read by {CLIENTS} clients in {flood_secs:.1} s ({:.0} requests/s); games in memory {in_memory}",
+        2.0 * GAMES as f64 / flood_secs
+    );
+    println!(
+        "soak: RSS {rss_start} MB at start, {rss_games} MB after the games, {rss_sockets} MB with {SOCKETS} sockets (bound {RSS_BOUND_MB} MB)"
+    );
+    for (name, l) in [
+        ("quiet", &quiet),
+        ("during the flood", &loaded),
+        (&format!("with {SOCKETS} sockets") as &str, &with_sockets),
+    ] {
+        println!(
+            "soak: a player's move {name}: p50 {:.1} ms, p99 {:.1} ms ({} moves)",
+            percentile(l, 0.5),
+            percentile(l, 0.99),
+            l.len()
+        );
+    }
+    assert!(in_memory <= 1000, "{in_memory} games in memory");
+    assert!(rss_sockets < RSS_BOUND_MB, "RSS {rss_sockets} MB");
+    for t in sockets {
+        t.abort();
+    }
+}
+
+#[test]
+#[ignore = "slow: run by scripts/test.sh with --ignored"]
+fn one_clients_engine_games_do_not_hold_up_anothers() {
+    on_server_runtime(fairness());
+}
+
+async fn fairness() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut c = config(dir.path().join("fair.db"));
+    c.engine_threads = 2;
+    c.engine_movetime = Duration::from_millis(500);
+    c.limits.sockets_per_client = 100;
+    let s = start_config(c).await;
+    let addr = s.addr;
+    // Client .3 alone: the engine's reply time.
+    let reply = |from: Ipv4Addr| async move {
+        let (st, b) = request_from(
+            from,
+            addr,
+            "POST",
+            "/api/games",
+            None,
+            r#"{"mode":"engine","level":10}"#,
+        )
+        .await;
+        assert_eq!(st, 201, "{b}");
+        let v: Value = serde_json::from_str(&b).unwrap();
+        let id = v["id"].as_str().unwrap().to_string();
+        let token = v["token"].as_str().unwrap().to_string();
+        let mut ws = connect(addr, &id, None).await;
+        let _ = next(&mut ws, 10).await;
+        let t = Instant::now();
+        let (st, b) = request_from(
+            from,
+            addr,
+            "POST",
+            &format!("/api/games/{id}/moves"),
+            Some(&token),
+            r#"{"move":"c3d4","ply":0}"#,
+        )
+        .await;
+        assert_eq!(st, 200, "{b}");
+        state_where(&mut ws, 60, |st| st["ply"] == 2).await;
+        t.elapsed()
+    };
+    let alone = reply(Ipv4Addr::new(127, 0, 0, 3)).await;
+    // Client .2 starts 20 engine games at once; then .3 plays a move.
+    let flood: Vec<_> = (0..20)
+        .map(|_| tokio::spawn(reply(Ipv4Addr::new(127, 0, 0, 2))))
+        .collect();
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    let during = reply(Ipv4Addr::new(127, 0, 0, 3)).await;
+    for t in flood {
+        t.await.unwrap();
+    }
+    println!(
+        "fairness: the engine's reply to another client alone {:.2} s, while one client has 20 engine games thinking {:.2} s",
+        alone.as_secs_f64(),
+        during.as_secs_f64()
+    );
+    // One search ahead of it at most per thread: about two move times.
+    assert!(
+        during < alone * 3 + Duration::from_millis(500),
+        "{during:?} vs {alone:?}"
+    );
+}
