@@ -32,7 +32,11 @@ async function startServer({ movetime = 150 } = {}) {
   }
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'legion-e2e-'));
   const port = await freePort();
-  const args = ['serve', '--port', String(port), '--db', path.join(dir, 'e2e.db'), '--engine-movetime', String(movetime)];
+  // Every test comes from one address: the per-address limit on new games
+  // and invite claims (30 a minute by default) is raised so that a fast
+  // run never meets it.
+  const args = ['serve', '--port', String(port), '--db', path.join(dir, 'e2e.db'), '--engine-movetime', String(movetime),
+    '--games-per-minute', '600'];
   const child = spawn(BIN, args, { stdio: ['ignore', 'pipe', 'pipe'] });
   let out = '';
   let err = '';

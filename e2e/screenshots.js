@@ -1,11 +1,14 @@
 #!/usr/bin/env node
 // Screenshots for the docs, written to docs/screenshots/: the home board, a
 // game against the engine with a construct on the board, a friend game
-// showing its invite, the analysis board with the engine's line, the
-// position editor, the rules page, and a game on a phone-sized screen.
+// waiting with its invite and later with a takeback request (desktop and
+// phone), the analysis board with the engine's line, the position editor,
+// the rules page, and a game on a phone-sized screen.
 //
 //   cd e2e && npm ci && node screenshots.js      (needs target/release/legion)
+//   node screenshots.js friend                    (only the shots whose name has "friend")
 //
+// LEGION_SHOTS_DIR writes them elsewhere (to look at them before keeping them).
 // It starts its own server on a free port with a fresh database, and uses
 // Debian's Chromium like the tests.
 
@@ -15,9 +18,20 @@ const { chromium } = require('@playwright/test');
 const { launchOptions } = require('./chromium.js');
 const { startServer } = require('./global-setup.js');
 
-const OUT = path.resolve(__dirname, '..', 'docs', 'screenshots');
+const OUT = process.env.LEGION_SHOTS_DIR ? path.resolve(process.env.LEGION_SHOTS_DIR) : path.resolve(__dirname, '..', 'docs', 'screenshots');
+const ONLY = process.argv[2] || '';
 const DESKTOP = { width: 1200, height: 800 };
+const WIDE = { width: 1280, height: 860 };
 const PHONE = { width: 390, height: 844 };
+
+/** Puts a seat's token (and a friend game's invite) where the app keeps them, before the page loads. */
+async function seat(ctx, id, token, invite) {
+  const items = [[`legion:seat:${id}`, token]];
+  if (invite) items.push([`legion:invite:${id}`, invite]);
+  await ctx.addInitScript((pairs) => {
+    try { for (const [k, v] of pairs) localStorage.setItem(k, v); } catch { /* about:blank */ }
+  }, items);
+}
 
 async function api(base, method, url, body, token) {
   const headers = { 'Content-Type': 'application/json' };
@@ -57,7 +71,10 @@ async function engineGameWithConstruct(base) {
   throw new Error('no engine game with a construct came about');
 }
 
+const wanted = (name) => !ONLY || name.includes(ONLY);
+
 async function shot(page, name, options = {}) {
+  if (!wanted(name)) return;
   const file = path.join(OUT, `${name}.png`);
   await page.mouse.move(0, 0); // no hover effects
   await page.screenshot({ path: file, ...options });
@@ -72,10 +89,42 @@ async function main() {
   const browser = await chromium.launch(launchOptions);
   try {
     const desktop = () => browser.newContext({ baseURL: base, viewport: DESKTOP, colorScheme: 'light' });
+    const phone = () => browser.newContext({ baseURL: base, viewport: PHONE, deviceScaleFactor: 2, isMobile: true, hasTouch: true, colorScheme: 'light' });
+    let ctx;
+    let page;
+
+    // Friend games: waiting for the friend, then a takeback asked for, on a
+    // desktop and on a phone.
+    if (['friend-waiting', 'friend-takeback'].some((n) => wanted(n) || wanted(`${n}-phone`))) {
+      for (const [suffix, make] of [['', () => browser.newContext({ baseURL: base, viewport: WIDE, colorScheme: 'light' })], ['-phone', phone]]) {
+        const f = await api(base, 'POST', '/api/games', { mode: 'friend', color: 'white', clock: { initial_s: 600, increment_s: 5 } });
+        ctx = await make();
+        await seat(ctx, f.id, f.token, f.invite);
+        page = await ctx.newPage();
+        await page.goto(`/g/${f.id}`);
+        await page.locator('#invite-link').waitFor();
+        await page.locator('[data-board] [data-piece]').first().waitFor();
+        await shot(page, `friend-waiting${suffix}`);
+
+        const joined = await api(base, 'POST', `/api/games/${f.id}/join`, { invite: f.invite });
+        await api(base, 'POST', `/api/games/${f.id}/moves`, { move: 'c3d4', ply: 0 }, f.token);
+        await api(base, 'POST', `/api/games/${f.id}/moves`, { move: 'b6a5', ply: 1 }, joined.token);
+        await api(base, 'POST', `/api/games/${f.id}/moves`, { move: 'g3h4', ply: 2 }, f.token);
+        await api(base, 'POST', `/api/games/${f.id}/moves`, { move: 'f6e5', ply: 3 }, joined.token);
+        await api(base, 'POST', `/api/games/${f.id}/takeback`, { action: 'offer' }, joined.token);
+        await page.locator('[data-offer="takeback"]').waitFor();
+        await page.locator('[data-ply="4"]').waitFor();
+        await page.waitForFunction(() => !document.querySelector('#toast.show')); // the note that came with it
+        await page.waitForTimeout(300);
+        await shot(page, `friend-takeback${suffix}`);
+        await ctx.close();
+      }
+    }
+    if (ONLY.startsWith('friend')) return; // the new friend shots only
 
     // 1. The home page: the initial position, ready to play the engine.
-    let ctx = await desktop();
-    let page = await ctx.newPage();
+    ctx = await desktop();
+    page = await ctx.newPage();
     const ready = page.waitForResponse((r) => r.url().endsWith('/api/position'));
     await page.goto('/');
     await ready;
@@ -86,8 +135,9 @@ async function main() {
     // 2. A game against the engine, with a construct on the board.
     const g = await engineGameWithConstruct(base);
     ctx = await desktop();
+    await seat(ctx, g.id, g.token);
     page = await ctx.newPage();
-    await page.goto(`/g/${g.id}?seat=${g.token}`);
+    await page.goto(`/g/${g.id}`);
     await page.locator('[data-prisoner]').first().waitFor();
     await page.locator('[data-ply="8"]').waitFor();
     await shot(page, 'engine-game');
@@ -148,9 +198,10 @@ async function main() {
     await ctx.close();
 
     // 7. The engine game on a phone.
-    ctx = await browser.newContext({ baseURL: base, viewport: PHONE, deviceScaleFactor: 2, isMobile: true, hasTouch: true, colorScheme: 'light' });
+    ctx = await phone();
+    await seat(ctx, g.id, g.token);
     page = await ctx.newPage();
-    await page.goto(`/g/${g.id}?seat=${g.token}`);
+    await page.goto(`/g/${g.id}`);
     await page.locator('[data-prisoner]').first().waitFor();
     await shot(page, 'phone');
     await ctx.close();

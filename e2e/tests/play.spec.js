@@ -105,3 +105,16 @@ test('explains an illegal move by its rule', async ({ page, request }) => {
   await expect(pieceOn(page, 'b2')).toHaveCount(0);
   await expect(page.locator('[data-turn]')).toHaveAttribute('data-turn', 'w');
 });
+
+test('a rate-limited request says when to try again', async ({ page }) => {
+  // The server's 429 (docs/API.md) is simulated: the limit itself is the server's business.
+  await page.route('**/api/games', (route) => (route.request().method() === 'POST'
+    ? route.fulfill({ status: 429, headers: { 'Retry-After': '7' }, contentType: 'application/json', body: '{"error":"too many new games from your address"}' })
+    : route.continue()));
+  await page.goto('/');
+  await page.getByRole('button', { name: 'New game' }).click();
+  await page.getByLabel('Both sides on this device').check();
+  await page.getByRole('button', { name: 'Start' }).click();
+  await expect(page.locator('dialog.new-game [role=alert]')).toHaveText('Too many requests: try again in 7 s');
+  await expect(page).toHaveURL(/\/$/);
+});

@@ -2,7 +2,7 @@
 // in a third, and a reload in the middle of a game.
 
 const {
-  test, expect, pieceOn, ply, status, createGame, gameState, newPage, closePages, openGame,
+  test, expect, pieceOn, ply, status, createGame, gameState, newPage, closePages, openGame, openInvite,
   clickSquares, drag, expectBoard, boardOf, watchActions,
 } = require('./helpers');
 
@@ -14,18 +14,22 @@ test('an invite game between two browsers', async ({ browser, baseURL, request }
   const white = await newPage(browser, baseURL);
   const black = await newPage(browser, baseURL);
   const blackSent = watchActions(black);
-  await openGame(white, g.id, g.token);
-  await openGame(black, g.id, g.invite); // the invite link's ?seat=
+  await openGame(white, g.id, g.token, { invite: g.invite });
+  // Until the invite is claimed nobody moves; the creator sees the link.
+  await expect(status(white)).toContainText('Waiting for your friend to open the invite link');
+  await expect(white.locator('#invite-link')).toHaveValue(new RegExp(`/g/${g.id}\\?invite=`));
+  await openInvite(black, g.id, g.invite);
   await expect(status(white)).toContainText('Your move');
+  await expect(white.locator('#invite-link')).toBeHidden();
   await expect(status(black)).toContainText('Waiting for White');
 
   // Black cannot move White's pieces, neither on White's turn ...
   await clickSquares(black, ['a3', 'b4']);
-  // ... nor does the server let the invite seat do it.
+  // ... nor is the invite code a seat's token.
   const refused = await request.post(`/api/games/${g.id}/moves`, {
-    data: { move: 'a3b4', ply: 0 }, headers: { Authorization: `Bearer ${g.invite}` },
+    data: { move: 'c3d4', ply: 0 }, headers: { Authorization: `Bearer ${g.invite}` },
   });
-  expect(refused.status()).toBeGreaterThanOrEqual(400);
+  expect(refused.status()).toBe(403);
 
   await clickSquares(white, ['c3', 'd4']);
   for (const p of [white, black]) {
@@ -91,7 +95,7 @@ test('a watcher sees the moves live and cannot move', async ({ browser, baseURL,
   const watcher = await newPage(browser, baseURL);
   const watcherSent = watchActions(watcher);
   await openGame(white, g.id, g.token);
-  await openGame(black, g.id, g.invite);
+  await openInvite(black, g.id, g.invite);
   await openGame(watcher, g.id); // the plain game link
   await expect(status(watcher)).toContainText('watching');
 

@@ -53,7 +53,7 @@ class AnalysisPage {
       onEditDrag: (from, to) => this.editDrag(from, to),
       editorPlacing: () => false,
     });
-    this.evalBar = h('div.evalbar', { 'aria-hidden': 'true' }, h('div', { style: 'width:50%' }));
+    this.evalBar = h('div.evalbar', { 'aria-hidden': 'true' }, h('div'));
     this.status = h('div.status', { 'data-status': '', 'data-turn': 'w', role: 'status', 'aria-live': 'polite' });
     this.error = h('div.error', { 'data-error': '', role: 'alert', hidden: true });
     this.phaseNote = h('div.note.phase', { hidden: true });
@@ -403,7 +403,7 @@ class AnalysisPage {
     this.editStatus = h('div.small', { role: 'status' });
     this.editDone = h('button.primary', { type: 'button', onclick: () => this.finishEditor() }, 'Analyse this position');
     return h('div.panel.editor',
-      h('h2', { style: 'margin:0;font-size:1.15rem' }, 'Set up a position'),
+      h('h2.editor-title', 'Set up a position'),
       h('p.small', 'Choose a piece, then click squares to place it (click again to remove). Drag pieces to move them. Legion pieces stand on dark squares only (1.4).'),
       palette,
       h('div.row', h('label', { for: 'ed-turn' }, 'Side to move'), this.turnSelect),

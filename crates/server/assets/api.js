@@ -27,7 +27,19 @@ export const seats = {
   },
 };
 
-function messageFor(status, body) {
+/** Seconds from a Retry-After header (seconds or an HTTP date), or null. */
+function retryAfterSeconds(value) {
+  if (!value) return null;
+  if (/^\s*\d+\s*$/.test(value)) return Math.max(1, Number(value));
+  const when = Date.parse(value);
+  return Number.isFinite(when) ? Math.max(1, Math.ceil((when - Date.now()) / 1000)) : null;
+}
+
+function messageFor(status, body, retryAfter) {
+  if (status === 429) {
+    const s = retryAfterSeconds(retryAfter);
+    return s ? `Too many requests: try again in ${s} s` : 'Too many requests: try again in a moment';
+  }
   if (body && typeof body.error === 'string' && body.error) return body.error;
   if (status === 404) return 'No such game.';
   if (status === 503) return 'The engine is busy; try again in a moment.';
@@ -51,7 +63,7 @@ export async function request(method, url, body, { token, signal, text } = {}) {
   if (text && res.ok) return raw;
   let data = null;
   try { data = raw ? JSON.parse(raw) : null; } catch { data = null; }
-  if (!res.ok) throw new ApiError(res.status, messageFor(res.status, data), data && data.rule, data);
+  if (!res.ok) throw new ApiError(res.status, messageFor(res.status, data, res.headers.get('Retry-After')), data && data.rule, data);
   if (data === null && !text) throw new ApiError(res.status, 'The server sent an answer that could not be read.');
   return data;
 }
@@ -60,6 +72,9 @@ export const api = {
   createGame: (opts) => request('POST', '/api/games', opts),
   game: (id, token) => request('GET', `/api/games/${encodeURIComponent(id)}`, undefined, { token }),
   move: (id, token, move, ply) => request('POST', `/api/games/${encodeURIComponent(id)}/moves`, { move, ply }, { token }),
+  join: (id, invite) => request('POST', `/api/games/${encodeURIComponent(id)}/join`, { invite }),
+  abort: (id, token) => request('POST', `/api/games/${encodeURIComponent(id)}/abort`, {}, { token }),
+  takeback: (id, token, action) => request('POST', `/api/games/${encodeURIComponent(id)}/takeback`, { action }, { token }),
   undo: (id, token) => request('POST', `/api/games/${encodeURIComponent(id)}/undo`, {}, { token }),
   resign: (id, token) => request('POST', `/api/games/${encodeURIComponent(id)}/resign`, {}, { token }),
   draw: (id, token, action) => request('POST', `/api/games/${encodeURIComponent(id)}/draw`, { action }, { token }),

@@ -32,15 +32,16 @@ class GamePage {
     this.level = Number(localStorage.getItem('legion:level')) || DEFAULT_LEVEL;
     this.build(root);
 
-    // `?seat=` carries a seat's secret: keep it, then drop it from the
-    // address so that sharing the address bar shares only the watch link.
+    // `?invite=` carries a one-time invite code. A browser that already
+    // holds a seat of this game keeps it (the creator opening their own
+    // link); otherwise the page claims the seat with the code. Either way
+    // the query leaves the address bar, so that sharing it shares only the
+    // watch link. Seat tokens themselves never appear in an address.
     const params = new URLSearchParams(location.search);
-    if (id && params.get('seat')) {
-      seats.set(id, params.get('seat'));
-      history.replaceState(null, '', `/g/${id}`);
-    }
+    const invite = id ? params.get('invite') : null;
+    if (id && location.search) history.replaceState(null, '', `/g/${id}${location.hash}`);
     this.token = id ? seats.get(id) : null;
-    if (id) this.loadGame();
+    if (id) this.loadGame(this.token ? null : invite);
     else this.loadHome();
 
     this.onKey = (e) => this.key(e);
@@ -74,7 +75,10 @@ class GamePage {
     this.status = h('div.status', { 'data-status': '', 'data-turn': 'w', role: 'status', 'aria-live': 'polite' });
     this.phaseNote = h('div.note.phase', { hidden: true });
     this.error = h('div.error', { 'data-error': '', role: 'alert', hidden: true });
-    this.offer = h('div.note.offer', { hidden: true });
+    this.seatNote = h('div.note.seat-note', { 'data-seat-note': '', hidden: true });
+    this.abortNote = h('div.note.abort-note', { 'data-abort-note': '', hidden: true });
+    this.offer = h('div.note.offer', { 'data-offer': 'draw', hidden: true });
+    this.takebackBox = h('div.note.offer', { 'data-offer': 'takeback', hidden: true });
     this.invite = h('div.invite', { hidden: true });
     this.historyNote = h('div.note.history', { hidden: true });
     this.moveList = new MoveList((ply) => this.goTo(ply));
@@ -88,11 +92,13 @@ class GamePage {
 
     this.moveInput = h('input', { type: 'text', id: 'move-input', autocomplete: 'off', spellcheck: 'false', placeholder: 'Type a move: Nf3, c3-d4, c3:e5:c7' });
     const moveForm = h('form.move-form', { onsubmit: (e) => { e.preventDefault(); this.typedMove(); } },
-      h('label.sr-only', { for: 'move-input' }, 'Type a move'), this.moveInput, h('button', { type: 'submit' }, 'Play'));
+      h('label.sr-only', { for: 'move-input' }, 'Type a move'), this.moveInput, this.movePlay = h('button', { type: 'submit' }, 'Play'));
 
     this.btn = {
       newGame: h('button.primary', { type: 'button', onclick: () => this.newGame() }, 'New game'),
       undo: h('button', { type: 'button', onclick: () => this.undo() }, 'Undo'),
+      takeback: h('button', { type: 'button', onclick: () => this.askTakeback(), title: 'Ask your opponent to take back your last move' }, 'Ask to take back'),
+      abort: h('button', { type: 'button', onclick: () => this.abort(), title: 'End the game without a result (only before both sides have moved)' }, 'Abort'),
       draw: h('button', { type: 'button', onclick: () => this.offerDraw() }, 'Offer draw'),
       resign: h('button', { type: 'button', onclick: () => this.resign() }, 'Resign'),
       flip: h('button', { type: 'button', onclick: () => this.flip(), title: 'Flip the board (f)' }, 'Flip board'),
@@ -106,9 +112,10 @@ class GamePage {
       h('section.board-col', { 'aria-label': 'Board' }, this.topPlayer.el, boardBox, this.bottomPlayer.el),
       h('aside.side-col', { 'aria-label': 'Game' },
         h('div.panel',
-          this.status, this.phaseNote, this.error, this.offer, this.confirmBox, this.setupLine, this.invite),
+          this.status, this.seatNote, this.phaseNote, this.abortNote, this.error, this.offer, this.takebackBox,
+          this.confirmBox, this.setupLine, this.invite),
         h('div.panel.moves-panel', this.moveList.el, this.historyNote, nav, moveForm),
-        h('div.panel.actions', this.btn.newGame, this.btn.undo, this.btn.draw, this.btn.resign,
+        h('div.panel.actions', this.btn.newGame, this.btn.undo, this.btn.takeback, this.btn.abort, this.btn.draw, this.btn.resign,
           this.btn.flip, this.btn.record, this.btn.lfen, this.btn.analyse))));
   }
 
@@ -146,9 +153,11 @@ class GamePage {
       last ? h('p.small', h('a', { href: `/g/${last}` }, 'Return to your last game')) : null].filter(Boolean));
   }
 
-  async loadGame() {
+  async loadGame(invite) {
     this.home = false;
     this.renderSetupLine();
+    if (invite) await this.claim(invite);
+    if (this.destroyed) return;
     try {
       const st = await api.game(this.id, this.token);
       this.accept(st, { force: true });
@@ -160,6 +169,32 @@ class GamePage {
       this.showError(e.message);
     }
     this.connect();
+  }
+
+  /** Claims the invited seat; a used (or wrong) invite leaves the page watching. */
+  async claim(invite) {
+    try {
+      const joined = await api.join(this.id, invite);
+      if (this.destroyed || !joined || !joined.token) return;
+      this.token = joined.token;
+      seats.set(this.id, joined.token);
+      try { localStorage.setItem('legion:last', this.id); } catch { /* ignore */ }
+    } catch (e) {
+      if (e instanceof ApiError && e.status === 409) {
+        this.setSeatNote(/invite/i.test(e.message)
+          ? 'This invite has already been used: you are watching.'
+          : `${e.message.replace(/\.$/, '')}: you are watching.`);
+      } else if (e instanceof ApiError && e.status === 403) {
+        this.setSeatNote('This invite link is not valid for this game: you are watching.');
+      } else if (!(e instanceof ApiError && e.status === 404)) {
+        this.showError(e.message); // 404: loading the game says it
+      }
+    }
+  }
+
+  setSeatNote(text) {
+    setText(this.seatNote, text || '');
+    this.seatNote.hidden = !text;
   }
 
   showFatal(text) {
@@ -179,10 +214,9 @@ class GamePage {
     clearTimeout(this.reconnectTimer);
     if (this.ws) { this.ws.onclose = null; this.ws.close(); }
     const proto = location.protocol === 'https:' ? 'wss:' : 'ws:';
-    const q = this.token ? `?token=${encodeURIComponent(this.token)}` : '';
     let ws;
     try {
-      ws = new WebSocket(`${proto}//${location.host}/api/games/${encodeURIComponent(this.id)}/ws${q}`);
+      ws = new WebSocket(`${proto}//${location.host}/api/games/${encodeURIComponent(this.id)}/ws`);
     } catch {
       this.scheduleReconnect();
       return;
@@ -191,6 +225,7 @@ class GamePage {
     ws.onopen = () => {
       this.wsRetry = 0;
       this.offline = false;
+      this.hello();
       this.renderStatus();
       clearInterval(this.pingTimer);
       this.pingTimer = setInterval(() => { if (ws.readyState === WebSocket.OPEN) ws.send('{"type":"ping"}'); }, 25000);
@@ -198,8 +233,10 @@ class GamePage {
     ws.onmessage = (ev) => {
       let msg;
       try { msg = JSON.parse(ev.data); } catch { return; }
-      if (msg && msg.type === 'state' && msg.state) this.accept(msg.state, { force: true });
-      else if (msg && msg.type === 'error' && msg.error) this.showError(msg.error);
+      if (!msg || ws !== this.ws) return;
+      if (msg.type === 'state' && msg.state) this.accept(msg.state, { live: true });
+      else if (msg.type === 'update' && msg.state) this.update(msg);
+      else if (msg.type === 'error' && msg.error) this.showError(msg.error);
     };
     ws.onclose = () => {
       clearInterval(this.pingTimer);
@@ -211,6 +248,30 @@ class GamePage {
     ws.onerror = () => { /* onclose follows and reconnects */ };
   }
 
+  /** Says who we are; the server answers with the whole state. */
+  hello() {
+    const ws = this.ws;
+    if (ws && ws.readyState === WebSocket.OPEN) ws.send(JSON.stringify({ type: 'hello', token: this.token || null }));
+  }
+
+  /**
+   * A change pushed by the server: the state without `moves` and `you`, and
+   * the move it added (or null). Holding n moves, a state at ply n + 1
+   * appends the move; at ply n or less it drops the moves past it; anything
+   * else means a message was missed: say hello again for the whole state.
+   */
+  update(msg) {
+    const cur = this.state;
+    const st = msg.state;
+    if (!cur || this.home || typeof st.ply !== 'number') { this.hello(); return; }
+    const n = cur.moves.length;
+    let moves;
+    if (st.ply === n + 1 && msg.move) moves = [...cur.moves, msg.move];
+    else if (st.ply <= n) moves = cur.moves.slice(0, st.ply);
+    else { this.hello(); return; }
+    this.accept({ ...st, moves, you: cur.you }, { live: true });
+  }
+
   scheduleReconnect() {
     // Back off: 0.5 s, 1 s, 2 s ... up to 15 s; a visible tab retries at once.
     const delay = Math.min(15000, 500 * 2 ** this.wsRetry++);
@@ -219,24 +280,50 @@ class GamePage {
   }
 
   /**
-   * Takes a state from the server. WebSocket states arrive in order and
-   * always win; an HTTP answer may be older than a state already pushed
-   * (the engine's reply can overtake it), so it wins only if not behind.
+   * Takes a state from the server. WebSocket messages arrive in order; an
+   * HTTP answer may be older than a state already pushed (the engine's
+   * reply can overtake it). The server stamps every state with its time
+   * (`now_ms`), so a state a little older than the one shown is dropped.
+   * Without stamps, an HTTP answer wins only if it is not behind in moves
+   * (or when `force`d: an undo goes back on purpose).
    */
-  accept(st, { force = false } = {}) {
+  accept(st, { force = false, live = false } = {}) {
     if (!st || typeof st !== 'object' || !st.board) return;
-    if (!force && this.state && !this.home && typeof st.ply === 'number' && st.ply < this.state.ply) return;
+    const cur = this.state;
+    if (cur && !this.home) {
+      const age = typeof st.now_ms === 'number' && typeof cur.now_ms === 'number' ? cur.now_ms - st.now_ms : null;
+      // (A jump of more than a minute is the server's clock being reset.)
+      if (age !== null) { if (age > 0 && age < 60000) return; }
+      else if (!live && !force && typeof st.ply === 'number' && st.ply < cur.ply) return;
+    }
     const prev = this.state;
     this.state = normalise(st);
-    this.stateAt = performance.now();
-    this.clockLag = clockLag(this.state.clock);
+    this.stateAt = performance.now(); // the clocks count down from here
     if (this.pending && this.state.ply !== this.pending.ply) this.pending = null;
+    if (prev && !this.home && prev.id === this.state.id) this.announce(prev, this.state);
     if (prev && this.state.ply !== prev.ply) {
       this.viewPly = null; // new moves bring the view back to the live position
       this.clearConfirm();
     }
+    if (prev && this.state.status !== prev.status) this.clearConfirm(); // nothing left to confirm
     if (this.viewPly !== null && this.viewPly > this.state.moves.length) this.viewPly = null;
     this.render();
+  }
+
+  /** Toasts for what the opponent did to our offers. */
+  announce(prev, st) {
+    const mine = this.mySide();
+    if (!mine || st.mode !== 'friend') return;
+    const stillPlaying = st.status === 'active' && prev.status === 'active';
+    const theirs = other(mine);
+    if (st.takeback_offer === theirs && prev.takeback_offer !== theirs) toast('Your opponent asks to take back a move');
+    else if (st.draw_offer === theirs && prev.draw_offer !== theirs) toast('Your opponent offers a draw');
+    if (prev.draw_offer === mine && !st.draw_offer && stillPlaying && st.ply === prev.ply) toast('Draw offer declined');
+    if (prev.takeback_offer === mine && !st.takeback_offer) {
+      if (this.withdrawing) this.withdrawing = false; // we cancelled it ourselves
+      else if (stillPlaying && st.ply < prev.ply) toast('Takeback accepted');
+      else if (stillPlaying && st.ply === prev.ply) toast('Takeback declined');
+    }
   }
 
   // ---- drawing -------------------------------------------------------------
@@ -318,8 +405,16 @@ class GamePage {
     let text;
     if (st.status === 'over') {
       text = `${resultWords(st.result)} — ${st.reason || 'the game is over'}`;
+    } else if (st.status === 'aborted') {
+      // The reason usually says "Aborted by White ...": say it once.
+      const why = (st.reason || '').replace(/^\s*(the\s+)?(game\s+)?(was\s+)?aborted\b[\s:,.—–-]*/i, '');
+      text = why ? `Game aborted — ${why}` : 'Game aborted.';
     } else if (this.home) {
       text = 'Your move: you play White against the engine (level ' + this.level + ').';
+    } else if (st.status === 'waiting') {
+      text = st.you
+        ? 'Waiting for your friend to open the invite link.'
+        : 'Waiting for the invited player to open the invite link. You are watching this game.';
     } else {
       const you = st.you;
       const who = sideName(st.turn);
@@ -334,6 +429,8 @@ class GamePage {
     if (this.offline && this.id) text += ' Connection lost — reconnecting…';
     setText(this.status, text);
     this.status.classList.toggle('over', st.status === 'over');
+    this.status.classList.toggle('aborted', st.status === 'aborted');
+    this.status.dataset.gameStatus = this.home ? 'home' : st.status;
 
     const phase = phaseWords(st);
     this.phaseNote.hidden = !phase;
@@ -345,8 +442,15 @@ class GamePage {
     const seated = !!st.you && !this.home;
     const active = st.status === 'active';
     const b = this.btn;
-    b.undo.hidden = !(seated && (st.mode === 'engine' || st.mode === 'local'));
+    const mine = this.mySide();
+    b.undo.hidden = !(seated && active && (st.mode === 'engine' || st.mode === 'local'));
     b.undo.disabled = !st.moves.length || st.engine_thinking || !!this.pending;
+    // While a request is open its box (below the status) says what to do.
+    b.takeback.hidden = !(seated && active && st.mode === 'friend' && mine && movesBy(st, mine) > 0 && !st.takeback_offer);
+    b.takeback.disabled = !!this.pending;
+    // The creator of a friend game may call it off while waiting, too.
+    b.abort.hidden = !(seated && (active || st.status === 'waiting') && st.moves.length < 2);
+    b.abort.disabled = !!this.pending || st.engine_thinking;
     b.resign.hidden = !(seated && active);
     b.draw.hidden = !(seated && active);
     b.draw.disabled = st.draw_offer === this.mySide() && st.mode === 'friend';
@@ -358,48 +462,72 @@ class GamePage {
     }
     const lfen = this.currentLfen();
     b.analyse.href = `/analysis?lfen=${encodeURIComponent(lfen)}${st.rules === 'mate-ends-game' ? '&rules=mate-ends-game' : ''}`;
-    this.moveInput.disabled = !this.canMoveNow();
+    this.moveInput.disabled = this.movePlay.disabled = !this.canMoveNow();
   }
 
   renderOffer() {
     const st = this.state;
     const mine = this.mySide();
-    const show = st.status === 'active' && st.draw_offer && mine && st.draw_offer !== mine;
-    this.offer.hidden = !show;
-    if (!show) { this.offer.replaceChildren(); return; }
-    if (this.offer.dataset.for === st.draw_offer && this.offer.childElementCount) return;
-    this.offer.dataset.for = st.draw_offer;
-    this.offer.replaceChildren(
-      h('span', `${sideName(st.draw_offer)} offers a draw.`),
-      h('button.primary', { type: 'button', onclick: () => this.drawAction('accept') }, 'Accept'),
-      h('button', { type: 'button', onclick: () => this.drawAction('decline') }, 'Decline'));
+    const active = st.status === 'active' && !this.home;
+    // A draw offered to us: accept or decline.
+    const draw = active && st.draw_offer && mine && st.draw_offer !== mine ? `draw:${st.draw_offer}` : '';
+    fillBox(this.offer, draw, () => [
+      h('span', st.mode === 'friend' ? 'Your opponent offers a draw.' : `${sideName(st.draw_offer)} offers a draw.`),
+      h('span.offer-buttons',
+        h('button.primary', { type: 'button', onclick: () => this.drawAction('accept') }, 'Accept'),
+        h('button', { type: 'button', onclick: () => this.drawAction('decline') }, 'Decline'))]);
+    // A takeback: the opponent asks us, or we asked and may cancel.
+    const tb = st.takeback_offer;
+    let takeback = '';
+    if (active && st.mode === 'friend' && tb && mine) takeback = tb === mine ? 'takeback:asked' : 'takeback:asking';
+    fillBox(this.takebackBox, takeback, () => (takeback === 'takeback:asking'
+      ? [h('span', 'Your opponent asks to take back a move.'),
+        h('span.offer-buttons',
+          h('button.primary', { type: 'button', onclick: () => this.takebackAction('accept') }, 'Accept'),
+          h('button', { type: 'button', onclick: () => this.takebackAction('decline') }, 'Decline'))]
+      : [h('span', 'Takeback requested: waiting for your opponent.'),
+        h('span.offer-buttons',
+          h('button', { type: 'button', onclick: () => this.takebackAction('decline', { withdraw: true }) }, 'Cancel request'))]));
   }
 
   renderInvite() {
     const st = this.state;
     const invite = this.id && seats.getExtra(this.id, 'invite');
-    const show = st.mode === 'friend' && invite && st.status === 'active' && st.moves.length < 2;
+    const show = !this.home && st.mode === 'friend' && !!invite && !!st.you && st.status === 'waiting';
     this.invite.hidden = !show;
-    if (!show || this.invite.childElementCount) return;
-    const link = `${location.origin}/g/${this.id}?seat=${encodeURIComponent(invite)}`;
+    if (!show) return;
+    if (this.invite.dataset.for === invite && this.invite.childElementCount) return;
+    this.invite.dataset.for = invite;
+    const link = `${location.origin}/g/${this.id}?invite=${encodeURIComponent(invite)}`;
     const watch = `${location.origin}/g/${this.id}`;
     this.invite.replaceChildren(
-      h('p', h('strong', 'Invite a friend:'), ' send this link. Whoever opens it takes the other seat.'),
-      copyRow(link, 'invite-link', 'Copy invite link'),
+      h('p', h('strong', 'Invite a friend:'), ' send this link. The first person to open it takes the other seat; after that it only lets people watch.'),
+      copyRow(link, 'invite-link', 'Copy invite link', { wrap: true }),
       h('p.small', 'Anyone with the plain game link can watch:'),
       copyRow(watch, 'watch-link', 'Copy watch link'));
   }
 
+  /**
+   * The server sends the time left at the moment it sent the state; the
+   * running side's clock is that minus the time since the state arrived
+   * here (the two machines' clocks are never compared).
+   */
   renderClocks() {
     const st = this.state;
     if (!st) return;
     const c = st.clock;
+    const since = performance.now() - (this.stateAt || performance.now());
     for (const strip of [this.topPlayer, this.bottomPlayer]) {
       if (!c) { strip.setClock(null); continue; }
       let ms = strip.side === 'w' ? c.w_ms : c.b_ms;
       const running = c.running === strip.side && st.status === 'active';
-      if (running) ms -= this.clockLag + (performance.now() - this.stateAt);
+      if (running) ms -= since;
       strip.setClock(ms, running);
+    }
+    const abortIn = typeof st.abort_in_ms === 'number' && st.status === 'active' && !this.home ? st.abort_in_ms - since : null;
+    this.abortNote.hidden = abortIn === null;
+    if (abortIn !== null) {
+      setText(this.abortNote, `${sideName(st.turn)}${st.you === st.turn ? ' (you)' : ''} must move within ${formatCountdown(abortIn)} or the game is aborted.`);
     }
   }
 
@@ -467,6 +595,7 @@ class GamePage {
     try { this.accept(await api.game(this.id, this.token), { force: true }); } catch (e) { this.showError(e.message); }
   }
 
+
   async explain(squares) {
     const st = this.state;
     if (!st || !this.canMoveNow()) return;
@@ -504,13 +633,14 @@ class GamePage {
     showError(this.error, text);
   }
 
-  async action(fn, { after } = {}) {
+  async action(fn, { after, force = false, failed } = {}) {
     this.showError('');
     try {
       const st = await fn();
-      this.accept(st, { force: true });
+      this.accept(st, { force });
       after?.(st);
     } catch (e) {
+      failed?.(e);
       this.showError(e.message);
       if (e instanceof ApiError && e.status === 409) this.refresh();
     }
@@ -518,7 +648,24 @@ class GamePage {
 
   undo() {
     this.clearConfirm();
-    this.action(() => api.undo(this.id, this.token));
+    this.action(() => api.undo(this.id, this.token), { force: true });
+  }
+
+  abort() {
+    this.confirm('Abort this game? It ends without a result.', 'Abort game', () => this.action(() => api.abort(this.id, this.token)));
+  }
+
+  askTakeback() {
+    this.clearConfirm();
+    this.action(() => api.takeback(this.id, this.token, 'offer'));
+  }
+
+  takebackAction(action, { withdraw = false } = {}) {
+    if (withdraw) this.withdrawing = true;
+    this.action(() => api.takeback(this.id, this.token, action), {
+      force: action === 'accept',
+      failed: () => { this.withdrawing = false; },
+    });
   }
 
   resign() {
@@ -618,7 +765,7 @@ class PlayerStrip {
   constructor() {
     this.name = h('span.name');
     this.flag = h('span.flag');
-    this.clock = h('span.clock', { hidden: true, 'aria-label': 'clock' });
+    this.clock = h('span.clock', { hidden: true, 'aria-label': 'clock', 'data-clock': '' });
     this.el = h('div.player', h('span.swatch'), this.name, this.flag, this.clock);
     this.side = 'w';
   }
@@ -636,13 +783,18 @@ class PlayerStrip {
     if (ms === null || ms === undefined) { this.clock.hidden = true; return; }
     this.clock.hidden = false;
     setText(this.clock, formatClock(ms));
+    const whole = String(Math.max(0, Math.round(ms)));
+    if (this.clock.dataset.ms !== whole) this.clock.dataset.ms = whole; // for tests: the exact time shown
     this.clock.classList.toggle('running', !!running);
     this.clock.classList.toggle('low', ms < 20000);
   }
 }
 
-function copyRow(text, id, label) {
-  const input = h('input', { type: 'text', readonly: true, value: text, id, 'aria-label': label, onfocus: (e) => e.target.select() });
+/** A read-only link with a Copy button; `wrap` shows a long link whole. */
+function copyRow(text, id, label, { wrap = false } = {}) {
+  const input = wrap
+    ? h('textarea.link', { readonly: true, rows: 3, id, 'aria-label': label, spellcheck: 'false', onfocus: (e) => e.target.select() }, text)
+    : h('input', { type: 'text', readonly: true, value: text, id, 'aria-label': label, onfocus: (e) => e.target.select() });
   return h('div.copy-row', input, h('button', {
     type: 'button',
     onclick: async () => toast((await copyText(text)) ? 'Link copied' : 'Select the link and copy it'),
@@ -655,7 +807,7 @@ function homeState(level) {
     id: null, mode: 'engine', rules: 'default', level, engine_color: 'b', start: INITIAL_LFEN, lfen: INITIAL_LFEN,
     turn: 'w', ply: 0, moves: [], board: pos.board, status: 'active', result: '*', reason: null, check: false,
     kings: { w: true, b: true }, phase: 1, phase_one: null, legal: [], must_capture: [], draw_offer: null,
-    clock: null, engine_thinking: false, you: 'w',
+    takeback_offer: null, clock: null, abort_in_ms: null, engine_thinking: false, you: 'w',
   };
 }
 
@@ -675,12 +827,27 @@ function normalise(st) {
   };
 }
 
-function clockLag(clock) {
-  // Time since the server stamped the clock; ignored when the two machines'
-  // clocks disagree by more than network delay could explain.
-  if (!clock || typeof clock.as_of !== 'number') return 0;
-  const lag = Date.now() - clock.as_of;
-  return lag > 0 && lag < 5000 ? lag : 0;
+/** The number of moves `side` has made in the game. */
+function movesBy(st, side) {
+  const first = (st.start || '').split(/\s+/)[1] === 'b' ? 'b' : 'w';
+  const n = st.moves.length;
+  const firstCount = Math.ceil(n / 2);
+  return side === first ? firstCount : n - firstCount;
+}
+
+/** Fills an offer box with `make()` when `key` changes; hides it when empty. */
+function fillBox(box, key, make) {
+  box.hidden = !key;
+  if (!key) { box.replaceChildren(); delete box.dataset.for; return; }
+  if (box.dataset.for === key && box.childElementCount) return;
+  box.dataset.for = key;
+  box.replaceChildren(...make());
+}
+
+/** 0:42 — whole seconds, rounded up, for the abort countdown. */
+function formatCountdown(ms) {
+  const total = Math.max(0, Math.ceil(ms / 1000));
+  return `${Math.floor(total / 60)}:${String(total % 60).padStart(2, '0')}`;
 }
 
 function kingSquare(board, side) {

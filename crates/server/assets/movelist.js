@@ -31,9 +31,15 @@ export class MoveList {
         else b.removeAttribute('aria-current');
       });
       this.current = current;
+      // Scroll the list only: scrollIntoView would scroll the whole page
+      // too, pulling the board away on a phone at every move.
       const b = this.buttons[current - 1];
-      if (b) b.scrollIntoView({ block: 'nearest' });
-      else if (current === moves.length) this.el.scrollTop = this.el.scrollHeight;
+      if (b) {
+        const top = b.offsetTop;
+        const bottom = top + b.offsetHeight;
+        if (top < this.el.scrollTop) this.el.scrollTop = top;
+        else if (bottom > this.el.scrollTop + this.el.clientHeight) this.el.scrollTop = bottom - this.el.clientHeight;
+      } else if (current === moves.length) this.el.scrollTop = this.el.scrollHeight;
     }
   }
 

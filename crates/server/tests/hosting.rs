@@ -120,6 +120,24 @@ async fn aborts_by_a_player_and_by_the_server() {
         "{st}"
     );
     assert_eq!(play(s.addr, &id, &black, "f6e5", 1).await.status, 409);
+    // The creator may call off a game nobody has joined; its invite is then void.
+    let (id, white, created) = create(s.addr, json!({"mode": "friend"})).await;
+    let st = act(s.addr, &id, "abort", &white, json!({})).await.json();
+    assert_eq!(st["status"], "aborted");
+    let invite = created["invite"].as_str().unwrap();
+    let r = post(
+        s.addr,
+        &format!("/api/games/{id}/join"),
+        None,
+        json!({"invite": invite}),
+    )
+    .await;
+    assert_eq!(r.status, 409);
+    assert!(
+        r.json()["error"].as_str().unwrap().contains("aborted"),
+        "{}",
+        r.body
+    );
     // Not once both have moved.
     let (id, white, black) = friend_game(s.addr, json!({})).await;
     assert_eq!(play(s.addr, &id, &white, "c3d4", 0).await.status, 200);

@@ -79,7 +79,10 @@ async fn client(
 #[ignore = "slow: run by scripts/test.sh with --ignored"]
 async fn two_hundred_games_at_once_lose_and_duplicate_nothing() {
     let (_dir, db) = temp_db("load");
-    let s = start_config(config(db.clone())).await;
+    // All 200 clients share one address here.
+    let mut c = config(db.clone());
+    c.limits.sockets_per_client = GAMES;
+    let s = start_config(c).await;
     let mut games = Vec::new();
     for _ in 0..GAMES {
         let r = post(s.addr, "/api/games", None, json!({"mode": "local"})).await;
