@@ -78,6 +78,7 @@ pub fn run(a: ServeArgs) -> Result<(), Failure> {
                 .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("info")),
         )
         .with_target(false)
+        .with_ansi(std::io::IsTerminal::is_terminal(&std::io::stderr()))
         .with_writer(std::io::stderr)
         .init();
     let cores = std::thread::available_parallelism().map_or(2, |n| n.get());

@@ -148,6 +148,7 @@ impl Built {
         stop: impl std::future::Future<Output = ()> + Send + 'static,
     ) -> Result<(), ServerError> {
         let sweeper = self.spawn_sweeper();
+        let metrics = self.hub.metrics.clone();
         let stopping = self.stopping;
         let service = self
             .router
@@ -160,6 +161,14 @@ impl Built {
             .await
             .map_err(ServerError::Serve);
         sweeper.abort();
+        // Upgraded sockets are not connections the shutdown waits for:
+        // give them a moment to send their going-away frames.
+        for _ in 0..50 {
+            if metrics.sockets.get() == 0 {
+                break;
+            }
+            tokio::time::sleep(Duration::from_millis(20)).await;
+        }
         result
     }
 }

@@ -18,11 +18,11 @@ fn span(req: &Request<Body>) -> Span {
 
 fn answered(resp: &Response<Body>, latency: Duration, _: &Span) {
     let status = resp.status().as_u16();
-    let ms = latency.as_secs_f64() * 1000.0;
+    let ms = format_args!("{:.1}", latency.as_secs_f64() * 1000.0);
     if status >= 500 {
-        tracing::error!(status, ms, "answered");
+        tracing::error!(status, %ms, "answered");
     } else {
-        tracing::info!(status, ms, "answered");
+        tracing::info!(status, %ms, "answered");
     }
 }
 

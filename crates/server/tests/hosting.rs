@@ -681,3 +681,26 @@ async fn watchers_get_each_change_not_the_whole_game() {
     );
     assert_eq!(u["state"]["draw_offer"], "b");
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn stopping_tells_live_sockets() {
+    let dir = tempfile::tempdir().unwrap();
+    let c = config(dir.path().join("t.db"));
+    let built = legion_server::app(&c).unwrap();
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let addr = listener.local_addr().unwrap();
+    let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
+    let server = tokio::spawn(built.serve_on(listener, async {
+        let _ = stopped.await;
+    }));
+    let (id, _, _) = common_create(addr).await;
+    let mut ws = connect(addr, &id, None).await;
+    assert_eq!(next(&mut ws, 5).await["type"], "state");
+    stop.send(()).unwrap();
+    assert_eq!(close_code(&mut ws).await, Some(1001));
+    tokio::time::timeout(Duration::from_secs(5), server)
+        .await
+        .expect("the server stops")
+        .unwrap()
+        .unwrap();
+}
