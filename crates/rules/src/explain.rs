@@ -172,6 +172,16 @@ pub enum Illegal {
     AmbiguousSeries {
         options: Vec<String>,
     },
+    /// A move written for people names a piece the side does not have (1.3).
+    NoPieceFits {
+        role: Role,
+        text: String,
+    },
+    /// None of the side's pieces of that kind moves to the square (2.1).
+    NoneCanReach {
+        role: Role,
+        to: Square,
+    },
 }
 
 impl Illegal {
@@ -206,7 +216,23 @@ impl Illegal {
             StillInCheck { .. } => "4.2",
             ExposesKing { .. } => "3.3",
             AmbiguousSeries { .. } => "4.5",
+            NoPieceFits { .. } => "1.3",
+            NoneCanReach { .. } => "2.1",
         }
+    }
+
+    /// Whether the reason is only that the piece does not move that way
+    /// (its kind of move, a piece in the way, its own piece on the target).
+    pub fn is_about_reach(&self) -> bool {
+        use Illegal::*;
+        matches!(
+            self,
+            CannotReach { .. }
+                | PathBlocked { .. }
+                | OwnPieceOnTarget { .. }
+                | ChessPieceMultiStep { .. }
+                | NoneCanReach { .. }
+        )
     }
 }
 
@@ -350,6 +376,12 @@ impl fmt::Display for Illegal {
                     "several capture series join these squares; give the whole path: {}",
                     list(options)
                 )
+            }
+            NoPieceFits { role, text } => {
+                write!(f, "you have no {} that fits '{text}'", role.name())
+            }
+            NoneCanReach { role, to } => {
+                write!(f, "none of your {}s can move to {to}", role.name())
             }
         }
     }

@@ -198,3 +198,33 @@ fn start_and_end_of_a_series_suffice_when_unique() {
     let m = find_move(&p, &parse_squares("c3c3").unwrap());
     assert!(m.is_ok(), "{m:?}");
 }
+
+/// A move written for people is explained by the rule the meant move
+/// breaks, as the same move given by its squares is.
+#[test]
+fn moves_for_people_are_explained_like_their_squares() {
+    use legion_rules::MoveParseError;
+    use legion_rules::notation::parse_move;
+    // After 1. c3-d4 b6-c5 the man on d4 must take c5 (4.2): the Knight
+    // on g1 reaches f3, but may not go there.
+    let p = Position::from_lfen(START, Rules::DEFAULT).unwrap();
+    let p = p.after(parse_move(&p, "c3d4").unwrap());
+    let p = p.after(parse_move(&p, "b6c5").unwrap());
+    let typed = match parse_move(&p, "Nf3") {
+        Err(MoveParseError::Illegal(e)) => e,
+        other => panic!("{other:?}"),
+    };
+    let clicked = find_move(&p, &parse_squares("g1f3").unwrap()).unwrap_err();
+    assert_eq!(typed, clicked);
+    assert_eq!(typed.rule(), "4.2");
+    assert!(matches!(typed, Illegal::CaptureObligation { .. }));
+    // Neither Knight reaches e4: that is how Knights move (2.1).
+    let e = match parse_move(&p, "Ne4") {
+        Err(MoveParseError::Illegal(e)) => e,
+        other => panic!("{other:?}"),
+    };
+    assert_eq!(e.to_string(), "2.1: none of your Knights can move to e4");
+    // A piece the side does not have there.
+    let e = parse_move(&p, "Nc1d3").unwrap_err();
+    assert_eq!(e.rule(), "1.3");
+}

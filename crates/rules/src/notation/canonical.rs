@@ -13,10 +13,23 @@ pub enum MoveParseError {
     Syntax(String),
     #[error("6.4: '{0}' is not a move: write e.g. Nf3, Qxd7, O-O, c3-d4 or c3:e5:c7")]
     HumanSyntax(String),
+    /// The move is written well but breaks a rule: which, and why.
     #[error("{0}")]
-    Illegal(String),
+    Illegal(#[from] crate::explain::Illegal),
     #[error("6.4: '{text}' is ambiguous: it could be {options}")]
     Ambiguous { text: String, options: String },
+}
+
+impl MoveParseError {
+    /// The number of the rule the text breaks: 6.3 or 6.4 for the way it
+    /// is written, else the rule the move breaks.
+    pub fn rule(&self) -> &'static str {
+        match self {
+            MoveParseError::Syntax(_) => "6.3",
+            MoveParseError::HumanSyntax(_) | MoveParseError::Ambiguous { .. } => "6.4",
+            MoveParseError::Illegal(e) => e.rule(),
+        }
+    }
 }
 
 /// The path of a capture series written by a program: the lexicographically
@@ -56,5 +69,5 @@ pub fn parse_squares(text: &str) -> Option<Vec<Square>> {
 /// Reads a canonical move and finds the legal move it names.
 pub fn parse_canonical(pos: &Position, text: &str) -> Result<Move, MoveParseError> {
     let squares = parse_squares(text).ok_or_else(|| MoveParseError::Syntax(text.to_string()))?;
-    crate::explain::find_move(pos, &squares).map_err(|e| MoveParseError::Illegal(e.to_string()))
+    Ok(crate::explain::find_move(pos, &squares)?)
 }

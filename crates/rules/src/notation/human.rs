@@ -92,8 +92,7 @@ pub fn parse_move(pos: &Position, text: &str) -> Result<Move, MoveParseError> {
             CastlingSide::Long
         };
         let path = crate::castling::path(pos.turn, side);
-        return explain::find_move(pos, &[path.king_from, path.king_to])
-            .map_err(|e| MoveParseError::Illegal(e.to_string()));
+        return Ok(explain::find_move(pos, &[path.king_from, path.king_to])?);
     }
     let first = t.chars().next().unwrap_or(' ');
     if let Some(role) =
@@ -102,9 +101,7 @@ pub fn parse_move(pos: &Position, text: &str) -> Result<Move, MoveParseError> {
         return parse_piece_move(pos, role, &t[1..], text);
     }
     match parse_squares(t) {
-        Some(squares) => {
-            explain::find_move(pos, &squares).map_err(|e| MoveParseError::Illegal(e.to_string()))
-        }
+        Some(squares) => Ok(explain::find_move(pos, &squares)?),
         None => Err(MoveParseError::HumanSyntax(text.to_string())),
     }
 }
@@ -150,24 +147,31 @@ fn parse_piece_move(
     match matches.as_slice() {
         [m] => Ok(*m),
         [] => {
-            // Explain with the one piece that was meant, if only one fits.
-            let err = match origins.as_slice() {
-                [from] => explain::find_move(pos, &[*from, to]).err(),
-                [] => None,
-                _ => None,
-            };
-            Err(MoveParseError::Illegal(match err {
-                Some(e) => e.to_string(),
-                None if origins.is_empty() => format!(
-                    "1.3: you have no {} that fits '{}'",
-                    role.name(),
-                    text.trim()
-                ),
-                None => match legal.is_empty() {
-                    true => Illegal::NoLegalMove { color: pos.turn }.to_string(),
-                    false => format!("2.1: none of your {}s can move to {to}", role.name()),
-                },
-            }))
+            if origins.is_empty() {
+                return Err(Illegal::NoPieceFits {
+                    role,
+                    text: text.trim().to_string(),
+                }
+                .into());
+            }
+            if legal.is_empty() {
+                return Err(Illegal::NoLegalMove { color: pos.turn }.into());
+            }
+            // The reason is that of a piece that reaches the square but may
+            // not go there (4.2, 3.3 ...); only when none reaches it is the
+            // reason how the pieces move (2.1). Clicking the same squares
+            // gives the same reason.
+            let reasons: Vec<Illegal> = origins
+                .iter()
+                .filter_map(|&from| explain::find_move(pos, &[from, to]).err())
+                .collect();
+            let reaches = reasons.iter().find(|e| !e.is_about_reach());
+            Err(match (reaches, reasons.as_slice()) {
+                (Some(e), _) => e.clone(),
+                (None, [only]) => only.clone(),
+                (None, _) => Illegal::NoneCanReach { role, to },
+            }
+            .into())
         }
         many => {
             let options: Vec<String> = many.iter().map(|m| human(pos, *m)).collect();
