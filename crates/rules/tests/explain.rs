@@ -228,3 +228,19 @@ fn moves_for_people_are_explained_like_their_squares() {
     let e = parse_move(&p, "Nc1d3").unwrap_err();
     assert_eq!(e.rule(), "1.3");
 }
+
+/// A Tama slides only through empty squares (2.4): through its own man it
+/// is blocked, not making a jump (4.3).
+#[test]
+fn a_tama_is_blocked_by_its_own_pieces() {
+    let e = why("3k4/8/8/8/8/8/3M4/2T1K3 w - 0 1", "c1e3");
+    assert!(
+        matches!(e, Illegal::TamaBlocked { blocker, .. } if blocker.to_string() == "d2"),
+        "{e:?}"
+    );
+    assert_eq!(e.rule(), "2.4");
+    // Over one enemy man it is a jump, with the jump's rules (here fine
+    // but for the landing: e3 is taken).
+    let e = why("3k4/8/8/8/8/4m3/3m4/2T1K3 w - 0 1", "c1e3");
+    assert_eq!(e.rule(), "4.3", "{e}");
+}
