@@ -68,6 +68,15 @@ async fn request_from(
     )
 }
 
+/// With `LEGION_FIGURES=DIR`, keeps the figures as `DIR/NAME.json` for the
+/// plot of docs/BENCHMARKS.md (tools/plots/hosting.py).
+fn write_figures(name: &str, v: Value) {
+    if let Ok(dir) = std::env::var("LEGION_FIGURES") {
+        let path = std::path::Path::new(&dir).join(format!("{name}.json"));
+        std::fs::write(&path, serde_json::to_string_pretty(&v).unwrap()).unwrap();
+    }
+}
+
 fn percentile(sorted: &[Duration], p: f64) -> f64 {
     sorted[((sorted.len() as f64 * p) as usize).min(sorted.len() - 1)].as_secs_f64() * 1e3
 }
@@ -256,6 +265,18 @@ async fn soak() {
             l.len()
         );
     }
+    write_figures(
+        "soak",
+        json!({
+            "games": GAMES, "clients": CLIENTS, "flood_secs": flood_secs, "games_in_memory": in_memory,
+            "rss_mb": {"start": rss_start, "games": rss_games, "sockets": rss_sockets, "bound": RSS_BOUND_MB},
+            "move_ms": {
+                "quiet": [percentile(&quiet, 0.5), percentile(&quiet, 0.99)],
+                "flood": [percentile(&loaded, 0.5), percentile(&loaded, 0.99)],
+                "sockets": [percentile(&with_sockets, 0.5), percentile(&with_sockets, 0.99)],
+            },
+        }),
+    );
     assert!(in_memory <= 1000, "{in_memory} games in memory");
     assert!(rss_sockets < RSS_BOUND_MB, "RSS {rss_sockets} MB");
     for t in sockets {
@@ -322,6 +343,10 @@ async fn fairness() {
         "fairness: the engine's reply to another client alone {:.2} s, while one client has 20 engine games thinking {:.2} s",
         alone.as_secs_f64(),
         during.as_secs_f64()
+    );
+    write_figures(
+        "fairness",
+        json!({"alone_s": alone.as_secs_f64(), "during_s": during.as_secs_f64()}),
     );
     // One search ahead of it at most per thread: about two move times.
     assert!(
