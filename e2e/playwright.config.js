@@ -23,6 +23,8 @@ module.exports = defineConfig({
     browserName: 'chromium',
     headless: true,
     viewport: { width: 1280, height: 860 },
+    // English unless a test asks for another language (tests/i18n.spec.js).
+    locale: 'en-US',
     launchOptions: { executablePath: chromium.executablePath, args: chromium.args },
     trace: 'retain-on-failure',
     screenshot: 'only-on-failure',

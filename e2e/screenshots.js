@@ -3,10 +3,13 @@
 // game against the engine with a construct on the board, a friend game
 // waiting with its invite and later with a takeback request (desktop and
 // phone), the analysis board with the engine's line, the position editor,
-// the rules page, and a game on a phone-sized screen.
+// the rules page, and a game on a phone-sized screen; then the home page,
+// the engine game and the rules in Russian (suffix `-ru`), on a desktop and
+// on a phone (`-phone-ru`; the game on a phone is `phone-ru`).
 //
 //   cd e2e && npm ci && node screenshots.js      (needs target/release/legion)
 //   node screenshots.js friend                    (only the shots whose name has "friend")
+//   node screenshots.js -ru                       (only the Russian ones)
 //
 // LEGION_SHOTS_DIR writes them elsewhere (to look at them before keeping them).
 // It starts its own server on a free port with a fresh database, and uses
@@ -88,15 +91,16 @@ async function main() {
   const base = server.url;
   const browser = await chromium.launch(launchOptions);
   try {
-    const desktop = () => browser.newContext({ baseURL: base, viewport: DESKTOP, colorScheme: 'light' });
-    const phone = () => browser.newContext({ baseURL: base, viewport: PHONE, deviceScaleFactor: 2, isMobile: true, hasTouch: true, colorScheme: 'light' });
+    // English unless a Russian shot asks for 'ru-RU' (the server and the page go by Accept-Language).
+    const desktop = (locale = 'en-US') => browser.newContext({ baseURL: base, viewport: DESKTOP, colorScheme: 'light', locale });
+    const phone = (locale = 'en-US') => browser.newContext({ baseURL: base, viewport: PHONE, deviceScaleFactor: 2, isMobile: true, hasTouch: true, colorScheme: 'light', locale });
     let ctx;
     let page;
 
     // Friend games: waiting for the friend, then a takeback asked for, on a
     // desktop and on a phone.
     if (['friend-waiting', 'friend-takeback'].some((n) => wanted(n) || wanted(`${n}-phone`))) {
-      for (const [suffix, make] of [['', () => browser.newContext({ baseURL: base, viewport: WIDE, colorScheme: 'light' })], ['-phone', phone]]) {
+      for (const [suffix, make] of [['', () => browser.newContext({ baseURL: base, viewport: WIDE, colorScheme: 'light', locale: 'en-US' })], ['-phone', () => phone()]]) {
         const f = await api(base, 'POST', '/api/games', { mode: 'friend', color: 'white', clock: { initial_s: 600, increment_s: 5 } });
         ctx = await make();
         await seat(ctx, f.id, f.token, f.invite);
@@ -205,6 +209,39 @@ async function main() {
     await page.locator('[data-prisoner]').first().waitFor();
     await shot(page, 'phone');
     await ctx.close();
+
+    // 8. In Russian: the home page, the engine game and the rules, on a
+    // desktop and on a phone.
+    for (const [suffix, make] of [['-ru', () => desktop('ru-RU')], ['-phone-ru', () => phone('ru-RU')]]) {
+      ctx = await make();
+      page = await ctx.newPage();
+      const homeReady = page.waitForResponse((r) => r.url().endsWith('/api/position'));
+      await page.goto('/');
+      await homeReady;
+      await page.locator('[data-square="c3"]').click();
+      await shot(page, `home${suffix}`);
+      await ctx.close();
+
+      ctx = await make();
+      await seat(ctx, g.id, g.token);
+      page = await ctx.newPage();
+      await page.goto(`/g/${g.id}`);
+      await page.locator('[data-prisoner]').first().waitFor();
+      await page.locator('[data-ply="8"]').waitFor();
+      await shot(page, suffix === '-ru' ? 'engine-game-ru' : 'phone-ru');
+      await ctx.close();
+
+      ctx = await make();
+      page = await ctx.newPage();
+      await page.goto('/rules');
+      await page.locator('[data-rule-board]').first().waitFor();
+      await page.evaluate(() => {
+        const h = [...document.querySelectorAll('.rules-doc p, .rules-doc li')].find((el) => /^4\.1\b/.test(el.textContent.trim()));
+        if (h) window.scrollTo(0, h.getBoundingClientRect().top + window.scrollY - 70);
+      });
+      await shot(page, `rules${suffix}`);
+      await ctx.close();
+    }
   } finally {
     await browser.close();
     await server.stop();

@@ -80,9 +80,9 @@ async function seat(page, id, token, invite) {
   }, items);
 }
 
-/** A fresh browser context and page (its own storage: its own seat). */
+/** A fresh browser context and page (its own storage: its own seat), in English unless `options.locale` says otherwise. */
 async function newPage(browser, baseURL, options = {}) {
-  const context = await browser.newContext({ baseURL, viewport: { width: 1280, height: 860 }, ...options });
+  const context = await browser.newContext({ baseURL, viewport: { width: 1280, height: 860 }, locale: 'en-US', ...options });
   const page = await context.newPage();
   const errors = trackErrors(page);
   page.uncaughtErrors = errors;

@@ -697,7 +697,10 @@ fn pseudo_move(pos: &Position, mover: Placed, squares: &[Square]) -> Result<Move
         }
         let one = !crossed.more_than_one();
         let enemy = one && (crossed & pos.board.jumpable_by(us)).any();
-        let king = one && crossed.first().is_some_and(|s| pos.board.king(!us) == Some(s));
+        let king = one
+            && crossed
+                .first()
+                .is_some_and(|s| pos.board.king(!us) == Some(s));
         if crossed.any() && !enemy && !king {
             // Own pieces, or more than one piece, stand in the way (2.4).
             if let Some(blocker) = crossed.into_iter().min_by_key(|&s| distance(from, s)) {

@@ -9,6 +9,7 @@ import { pieceIcon } from './pieces.js';
 import { h, setText, showError, toast, typingIn, sideName } from './ui.js';
 import { MoveList, ICONS } from './movelist.js';
 import { openNewGameDialog } from './newgame.js';
+import { t, tServer, formatNumber } from './i18n.js';
 
 export function mountAnalysis(root) {
   const page = new AnalysisPage(root);
@@ -46,7 +47,7 @@ class AnalysisPage {
   build(root) {
     const boardBox = h('div.board-box');
     this.board = new Board(boardBox, {
-      label: 'Analysis board',
+      label: t('analysis.boardLabel'),
       onMove: (m) => this.play(m),
       onAttempt: (sq) => this.explain(sq),
       onEdit: (sq) => this.editSquare(sq),
@@ -69,28 +70,28 @@ class AnalysisPage {
     this.depth = h('span.depth');
     this.pv = h('div.pv');
     const enginePanel = h('div.panel.engine-panel',
-      h('div.row', h('label.switch', { for: 'engine-on' }, this.engineToggle, h('strong', 'Engine')),
-        h('span.small', '1 second per position')),
+      h('div.row', h('label.switch', { for: 'engine-on' }, this.engineToggle, h('strong', t('analysis.engine'))),
+        h('span.small', t('analysis.engineTime'))),
       h('div.eval', this.score, this.depth), this.pv);
     this.enginePanel = enginePanel;
 
     // Moves panel.
     this.moveList = new MoveList((ply) => this.goTo(ply));
-    const nav = h('div.nav-buttons', { role: 'group', 'aria-label': 'Move navigation' },
-      navBtn(ICONS.first, 'Start position (Home)', () => this.goTo(0)),
-      navBtn(ICONS.prev, 'Previous move (Left arrow)', () => this.goTo(this.cursor - 1)),
-      navBtn(ICONS.next, 'Next move (Right arrow)', () => this.goTo(this.cursor + 1)),
-      navBtn(ICONS.last, 'Last move (End)', () => this.goTo(this.line.length)));
+    const nav = h('div.nav-buttons', { role: 'group', 'aria-label': t('game.nav.label') },
+      navBtn(ICONS.first, t('analysis.nav.first'), () => this.goTo(0)),
+      navBtn(ICONS.prev, t('game.nav.prev'), () => this.goTo(this.cursor - 1)),
+      navBtn(ICONS.next, t('game.nav.next'), () => this.goTo(this.cursor + 1)),
+      navBtn(ICONS.last, t('analysis.nav.last'), () => this.goTo(this.line.length)));
 
     // Position and record input.
-    this.lfenInput = h('input.lfen-field', { type: 'text', id: 'lfen-input', spellcheck: 'false', autocomplete: 'off', 'aria-label': 'LFEN of the position' });
+    this.lfenInput = h('input.lfen-field', { type: 'text', id: 'lfen-input', spellcheck: 'false', autocomplete: 'off', 'aria-label': t('analysis.lfenLabel') });
     const lfenForm = h('form.copy-row', { onsubmit: (e) => { e.preventDefault(); this.loadLfen(this.lfenInput.value); } },
-      this.lfenInput, h('button', { type: 'submit' }, 'Load'),
-      h('button', { type: 'button', onclick: async () => toast((await copyText(this.lfen())) ? 'LFEN copied' : 'Copy failed') }, 'Copy'));
-    this.recordInput = h('textarea', { id: 'record-input', rows: 4, placeholder: '[White "..."]\n\n1. c3-d4 f6-e5 2. d4:f6 ...', 'aria-label': 'Game record' });
+      this.lfenInput, h('button', { type: 'submit' }, t('analysis.load')),
+      h('button', { type: 'button', onclick: async () => toast((await copyText(this.lfen())) ? t('common.lfenCopied') : t('common.copyFailed')) }, t('common.copy')));
+    this.recordInput = h('textarea', { id: 'record-input', rows: 4, placeholder: '[White "..."]\n\n1. c3-d4 f6-e5 2. d4:f6 ...', 'aria-label': t('analysis.record') });
     const recordForm = h('form', { onsubmit: (e) => { e.preventDefault(); this.loadRecord(); } },
-      h('label', { for: 'record-input' }, h('strong', 'Game record'), h('span.small', ' — paste a record (6.5) and step through it')),
-      this.recordInput, h('div.row', h('button', { type: 'submit' }, 'Load record')));
+      h('label', { for: 'record-input' }, h('strong', t('analysis.record')), h('span.small', ' — ' + t('analysis.recordHint'))),
+      this.recordInput, h('div.row', h('button', { type: 'submit' }, t('analysis.loadRecord'))));
 
     this.rulesToggle = h('input', { type: 'checkbox', id: 'rules-mate', checked: this.rules === 'mate-ends-game' });
     this.rulesToggle.addEventListener('change', () => {
@@ -102,21 +103,21 @@ class AnalysisPage {
     this.playPanel = h('div.play-panel',
       h('div.panel.moves-panel', this.moveList.el, nav),
       h('div.panel',
-        h('label', { for: 'lfen-input' }, h('strong', 'Position (LFEN)')), lfenForm,
+        h('label', { for: 'lfen-input' }, h('strong', t('analysis.position'))), lfenForm,
         recordForm,
-        h('label.choice', this.rulesToggle, h('span', 'Mate ends the game (5.4)')),
+        h('label.choice', this.rulesToggle, h('span', t('analysis.mateEnds'))),
         h('div.row',
-          h('button', { type: 'button', onclick: () => this.startEditor() }, 'Set up a position'),
-          h('button', { type: 'button', onclick: () => this.loadLfen(INITIAL_LFEN) }, 'Initial position'),
-          h('button', { type: 'button', onclick: () => { this.flipped = !this.flipped; this.board.setFlipped(this.flipped); } }, 'Flip board'),
-          h('button', { type: 'button', onclick: () => this.playFromHere() }, 'Play from here'))));
+          h('button', { type: 'button', onclick: () => this.startEditor() }, t('analysis.setUp')),
+          h('button', { type: 'button', onclick: () => this.loadLfen(INITIAL_LFEN) }, t('analysis.initial')),
+          h('button', { type: 'button', onclick: () => { this.flipped = !this.flipped; this.board.setFlipped(this.flipped); } }, t('game.btn.flip')),
+          h('button', { type: 'button', onclick: () => this.playFromHere() }, t('analysis.playFromHere')))));
 
     this.editPanel = this.buildEditor();
     this.editPanel.hidden = true;
 
     root.append(h('div.analysis-layout',
-      h('section.board-col', { 'aria-label': 'Board' }, this.evalBar, boardBox),
-      h('aside.side-col', { 'aria-label': 'Analysis' },
+      h('section.board-col', { 'aria-label': t('game.region.board') }, this.evalBar, boardBox),
+      h('aside.side-col', { 'aria-label': t('analysis.region') },
         h('div.panel', this.status, this.phaseNote, this.error), enginePanel, this.playPanel, this.editPanel)));
   }
 
@@ -159,7 +160,7 @@ class AnalysisPage {
     } catch (e) {
       if (lfen !== this.lfen() || this.destroyed) return;
       this.showError(e.message);
-      setText(this.status, 'This position is not valid.');
+      setText(this.status, t('analysis.invalid'));
       return;
     }
     if (lfen !== this.lfen() || this.destroyed || this.editing) return;
@@ -171,14 +172,16 @@ class AnalysisPage {
       checkSquare: check, mustCapture: v.must_capture || [], arrows: this.bestArrow(lfen),
     });
     this.status.dataset.turn = turn;
-    let text = v.outcome ? `${v.outcome.result} — ${v.outcome.reason}` : `${sideName(turn)} to move.`;
-    if (!v.outcome && v.check) text += ` ${sideName(turn)} is in check (3.2).`;
-    if (!v.outcome && (v.must_capture || []).length) text += ' A Legion capture is compulsory (4.2).';
+    let text = v.outcome
+      ? t('game.status.over', { result: v.outcome.result, reason: tServer(v.outcome.reason_i18n, v.outcome.reason) || t('game.status.overNoReason') })
+      : t('game.status.toMove', { side: turn });
+    if (!v.outcome && v.check) text += ' ' + t('game.status.check', { side: turn });
+    if (!v.outcome && (v.must_capture || []).length) text += ' ' + t('analysis.mustCapture');
     setText(this.status, text);
     const gone = ['w', 'b'].filter((c) => v.kings && v.kings[c] === false);
     this.phaseNote.hidden = !gone.length;
-    setText(this.phaseNote, gone.length === 2 ? 'Phase 2: neither side has a King (5.1).'
-      : gone.length ? `Phase 2: ${sideName(gone[0])} has no King and plays on without one (5.1).` : '');
+    setText(this.phaseNote, gone.length === 2 ? t('analysis.phase.bothGone')
+      : gone.length ? t('analysis.phase.oneGone', { side: gone[0] }) : '');
     this.runEngine();
   }
 
@@ -202,7 +205,7 @@ class AnalysisPage {
       // Only the server's moves carry their result; ask it about any other.
       try {
         const r = await api.explain(before, this.rules, move.path && move.path.length ? move.path : [move.from, move.to]);
-        if (!r.legal || !r.move || !r.move.lfen) { this.showError(r.error || 'That move is not legal here.'); return; }
+        if (!r.legal || !r.move || !r.move.lfen) { this.showError(r.error || t('analysis.illegal')); return; }
         move = r.move;
       } catch (e) {
         this.showError(e.message);
@@ -223,7 +226,7 @@ class AnalysisPage {
         const legal = (this.current && this.current.legal) || [];
         this.play(legal.find((m) => m.canonical === r.move.canonical) || r.move);
       } else if (r) {
-        this.showError(r.error || 'That move is not legal here.');
+        this.showError(r.error || t('analysis.illegal'));
       }
     } catch (e) {
       this.showError(e.message);
@@ -247,7 +250,7 @@ class AnalysisPage {
 
   async loadRecord() {
     const text = this.recordInput.value;
-    if (!text.trim()) { this.showError('Paste a game record first.'); return; }
+    if (!text.trim()) { this.showError(t('analysis.recordEmpty')); return; }
     try {
       const r = await api.parseRecord(text);
       this.rules = r.rules === 'mate-ends-game' ? 'mate-ends-game' : 'default';
@@ -258,8 +261,8 @@ class AnalysisPage {
       this.cursor = 0;
       this.showError('');
       const tags = r.tags || {};
-      const who = tags.White || tags.Black ? `${tags.White || '?'} – ${tags.Black || '?'}` : 'Game';
-      toast(`${who}: ${this.line.length} moves loaded, ${r.result || '*'}`);
+      const who = tags.White || tags.Black ? `${tags.White || '?'} – ${tags.Black || '?'}` : t('analysis.recordGame');
+      toast(t('analysis.recordLoaded', { game: who, moves: this.line.length, result: r.result || '*' }));
       this.show();
     } catch (e) {
       this.showError(e.message);
@@ -290,7 +293,7 @@ class AnalysisPage {
     const lfen = this.lfen();
     this.best = null;
     if (!this.engineOn || this.editing) {
-      setText(this.score, this.editing ? '–' : 'off');
+      setText(this.score, this.editing ? '–' : t('analysis.engineOff'));
       setText(this.depth, '');
       this.pv.replaceChildren();
       this.setBar(0);
@@ -302,7 +305,7 @@ class AnalysisPage {
       this.pv.replaceChildren();
       return;
     }
-    setText(this.depth, 'thinking…');
+    setText(this.depth, t('analysis.thinking'));
     // Wait a moment: stepping quickly through a game must not queue searches.
     this.analyseTimer = setTimeout(async () => {
       const ctl = new AbortController();
@@ -314,7 +317,7 @@ class AnalysisPage {
       } catch (e) {
         if (e && e.name === 'AbortError') return;
         setText(this.score, '–');
-        setText(this.depth, e instanceof ApiError && e.status === 503 ? 'The engine is busy; it will try again.' : e.message);
+        setText(this.depth, e instanceof ApiError && e.status === 503 ? t('analysis.engineBusy') : e.message);
         if (e instanceof ApiError && e.status === 503) this.analyseTimer = setTimeout(() => this.runEngine(), 2000);
       }
     }, 250);
@@ -329,7 +332,7 @@ class AnalysisPage {
     let bar;
     if (kind === 'win' || kind === 'loss') {
       const whiteWins = (kind === 'win') === (sign === 1);
-      text = `${whiteWins ? 'White' : 'Black'} wins in ${num}`;
+      text = t('analysis.winsIn', { side: whiteWins ? 'w' : 'b', moves: num });
       bar = whiteWins ? 1 : -1;
     } else {
       const v = (num * sign) / 100;
@@ -337,7 +340,7 @@ class AnalysisPage {
       bar = Math.max(-1, Math.min(1, v / 5));
     }
     setText(this.score, text);
-    setText(this.depth, `depth ${r.depth ?? '?'} · ${Number(r.nodes || 0).toLocaleString()} nodes`);
+    setText(this.depth, t('analysis.depth', { depth: r.depth ?? '?', nodes: formatNumber(r.nodes || 0) }));
     this.setBar(bar);
     const fields = lfen.split(/\s+/);
     let number = Number(fields[4]) || 1;
@@ -350,7 +353,7 @@ class AnalysisPage {
       if (side === 'b') number++;
       side = side === 'w' ? 'b' : 'w';
     }
-    this.pv.replaceChildren(h('span.small', 'Best line: '), parts.join(' ') || (r.best ? r.best.human : '—'));
+    this.pv.replaceChildren(h('span.small', t('analysis.bestLine') + ' '), parts.join(' ') || (r.best ? r.best.human : '—'));
     this.best = r.best ? { lfen, path: squaresOf(r.best.canonical) } : null;
     if (this.current && lfen === this.lfen()) this.board.set({ ...this.board.view, arrows: this.bestArrow(lfen) });
   }
@@ -376,43 +379,43 @@ class AnalysisPage {
       this.paletteButtons.push(b);
       return b;
     };
-    const names = { K: 'King', Q: 'Queen', R: 'Rook', B: 'Bishop', N: 'Knight', M: 'man', T: 'Tama' };
     const palette = h('div');
     for (const c of ['w', 'b']) {
       const o = c === 'w' ? 'b' : 'w';
-      palette.append(h('div.palette-title', `${sideName(c)} pieces`),
-        h('div.palette', [...'KQRBNMT'].map((r) => btn(c + r, null, `${sideName(c)} ${names[r]}`))));
-      palette.append(h('div.palette-title', `${sideName(c)} constructs (holding a ${sideName(o)} piece)`),
-        h('div.palette', [...'QRBNK'].flatMap((r) => ['M', 'T'].map((p) => btn(c + r, o + p, `${sideName(c)} ${names[r]} holding a ${sideName(o)} ${names[p]}`)))));
+      palette.append(h('div.palette-title', t(c === 'w' ? 'editor.piecesWhite' : 'editor.piecesBlack')),
+        h('div.palette', [...'KQRBNMT'].map((r) => btn(c + r, null, t(`piece.${c}${r}`)))));
+      palette.append(h('div.palette-title', t(c === 'w' ? 'editor.constructsWhite' : 'editor.constructsBlack')),
+        h('div.palette', [...'QRBNK'].flatMap((r) => ['M', 'T'].map((p) => btn(c + r, o + p, t('board.construct', { piece: c + r, prisoner: o + p }))))));
     }
-    const eraser = h('button.wide', { type: 'button', 'aria-pressed': 'false' }, 'Eraser: click a square to empty it');
+    const eraser = h('button.wide', { type: 'button', 'aria-pressed': 'false' }, t('editor.eraser'));
     eraser.dataset.tool = 'erase';
     eraser.addEventListener('click', () => this.setTool('erase'));
     this.paletteButtons.push(eraser);
     palette.append(h('div.palette', eraser));
 
-    this.turnSelect = h('select', { id: 'ed-turn' }, h('option', { value: 'w' }, 'White'), h('option', { value: 'b' }, 'Black'));
+    this.turnSelect = h('select', { id: 'ed-turn' }, h('option', { value: 'w' }, sideName('w')), h('option', { value: 'b' }, sideName('b')));
     this.turnSelect.addEventListener('change', () => { this.edit.turn = this.turnSelect.value; this.editChanged(); });
     this.castleBoxes = {};
-    const castles = [['K', 'White O-O'], ['Q', 'White O-O-O'], ['k', 'Black O-O'], ['q', 'Black O-O-O']].map(([r, label]) => {
+    const castles = [['K', 'w', 'O-O'], ['Q', 'w', 'O-O-O'], ['k', 'b', 'O-O'], ['q', 'b', 'O-O-O']].map(([r, side, castle]) => {
+      const label = t('editor.castle', { side, castle });
       const box = h('input', { type: 'checkbox', id: `ed-c-${r}` });
       box.addEventListener('change', () => this.editChanged());
       this.castleBoxes[r] = box;
       return h('label.choice', box, h('span', label));
     });
     this.editStatus = h('div.small', { role: 'status' });
-    this.editDone = h('button.primary', { type: 'button', onclick: () => this.finishEditor() }, 'Analyse this position');
+    this.editDone = h('button.primary', { type: 'button', onclick: () => this.finishEditor() }, t('editor.done'));
     return h('div.panel.editor',
-      h('h2.editor-title', 'Set up a position'),
-      h('p.small', 'Choose a piece, then click squares to place it (click again to remove). Drag pieces to move them. Legion pieces stand on dark squares only (1.4).'),
+      h('h2.editor-title', t('analysis.setUp')),
+      h('p.small', t('editor.help')),
       palette,
-      h('div.row', h('label', { for: 'ed-turn' }, 'Side to move'), this.turnSelect),
-      h('fieldset', h('legend', 'Castling rights'), ...castles),
+      h('div.row', h('label', { for: 'ed-turn' }, t('editor.turn')), this.turnSelect),
+      h('fieldset', h('legend', t('editor.castling')), ...castles),
       h('div.row',
-        h('button', { type: 'button', onclick: () => this.setEdit({}) }, 'Clear board'),
-        h('button', { type: 'button', onclick: () => this.setEdit(parseLfen(INITIAL_LFEN).board, 'KQkq', 'w') }, 'Initial position')),
+        h('button', { type: 'button', onclick: () => this.setEdit({}) }, t('editor.clear')),
+        h('button', { type: 'button', onclick: () => this.setEdit(parseLfen(INITIAL_LFEN).board, 'KQkq', 'w') }, t('analysis.initial'))),
       this.editStatus,
-      h('div.row', h('button', { type: 'button', onclick: () => this.cancelEditor() }, 'Cancel'), this.editDone));
+      h('div.row', h('button', { type: 'button', onclick: () => this.cancelEditor() }, t('common.cancel')), this.editDone));
   }
 
   setTool(tool) {
@@ -451,13 +454,13 @@ class AnalysisPage {
     else b[sq] = prisoner ? { piece, prisoner } : { piece };
     // Say at once why a Legion piece cannot go here (the server would too).
     if (!prisoner && (piece[1] === 'M' || piece[1] === 'T') && !isDark(sq)) {
-      this.showError(`1.4: Legion pieces stand only on dark squares; ${sq} is light.`);
+      this.showError(t('editor.error.light', { square: sq }));
       delete b[sq];
       this.editChanged(false);
       return;
     }
     if (!prisoner && piece[1] === 'M' && rankOf(sq) === (piece[0] === 'w' ? 7 : 0)) {
-      this.showError(`2.5: a free man never stands on its own far rank; ${sq} is ${sideName(piece[0])}'s far rank (use a Tama).`);
+      this.showError(t('editor.error.farRank', { square: sq, side: piece[0] }));
       delete b[sq];
       this.editChanged(false);
       return;
@@ -491,13 +494,13 @@ class AnalysisPage {
     this.lfenInput.value = lfen;
     this.board.set({ board: this.edit.board, turn: this.edit.turn, legal: [], movable: false, editor: true });
     this.status.dataset.turn = this.edit.turn;
-    setText(this.status, 'Setting up a position.');
-    setText(this.editStatus, 'Checking…');
+    setText(this.status, t('editor.status'));
+    setText(this.editStatus, t('editor.checking'));
     clearTimeout(this.editTimer);
     // Problems the page can see itself are named without asking the server.
     const local = placementProblem(this.edit.board);
     if (local) {
-      setText(this.editStatus, 'Not a valid position yet.');
+      setText(this.editStatus, t('editor.invalid'));
       this.showError(local);
       this.editDone.disabled = true;
       return;
@@ -506,12 +509,12 @@ class AnalysisPage {
       try {
         await api.position(lfen, this.rules);
         if (this.editLfen() !== lfen) return;
-        setText(this.editStatus, 'A valid position: ' + lfen);
+        setText(this.editStatus, t('editor.valid', { lfen }));
         this.editDone.disabled = false;
         if (clearError) this.showError('');
       } catch (e) {
         if (this.editLfen() !== lfen) return;
-        setText(this.editStatus, 'Not a valid position yet.');
+        setText(this.editStatus, t('editor.invalid'));
         this.showError(e.message);
       }
     }, 200);
@@ -569,9 +572,9 @@ function placementProblem(board) {
     const [c, r] = o.piece;
     if (r === 'K') kings[c]++;
     if (o.prisoner) continue;
-    if ((r === 'M' || r === 'T') && !isDark(sq)) return `1.4: a free ${sideName(c)} ${r === 'M' ? 'man' : 'Tama'} stands on the light square ${sq}: Legion pieces stand only on dark squares`;
-    if (r === 'M' && rankOf(sq) === (c === 'w' ? 7 : 0)) return `2.5: a free ${sideName(c)} man stands on its far rank (${sq}): it would be a Tama`;
+    if ((r === 'M' || r === 'T') && !isDark(sq)) return t('editor.problem.light', { piece: o.piece, square: sq });
+    if (r === 'M' && rankOf(sq) === (c === 'w' ? 7 : 0)) return t('editor.problem.farRank', { piece: o.piece, square: sq });
   }
-  for (const c of ['w', 'b']) if (kings[c] > 1) return `6.2: ${sideName(c)} has more than one King`;
+  for (const c of ['w', 'b']) if (kings[c] > 1) return t('editor.problem.kings', { side: c });
   return null;
 }

@@ -1,5 +1,9 @@
 // Talking to the server (docs/API.md). Every call resolves to parsed JSON or
-// throws an ApiError whose message is words a person can read.
+// throws an ApiError whose message is words a person can read. The server
+// writes its error messages in the page's language (the `lang` cookie
+// travels with every request); the page's own are from i18n.js.
+
+import { t } from './i18n.js';
 
 export class ApiError extends Error {
   constructor(status, message, rule, body) {
@@ -38,14 +42,14 @@ function retryAfterSeconds(value) {
 function messageFor(status, body, retryAfter) {
   if (status === 429) {
     const s = retryAfterSeconds(retryAfter);
-    return s ? `Too many requests: try again in ${s} s` : 'Too many requests: try again in a moment';
+    return s ? t('errors.tooManyRequestsIn', { s }) : t('errors.tooManyRequests');
   }
   if (body && typeof body.error === 'string' && body.error) return body.error;
-  if (status === 404) return 'No such game.';
-  if (status === 503) return 'The engine is busy; try again in a moment.';
-  if (status === 413) return 'That is too long for the server.';
-  if (status >= 500) return `The server failed (${status}).`;
-  return `The server refused (${status}).`;
+  if (status === 404) return t('errors.noSuchGame');
+  if (status === 503) return t('errors.engineBusy');
+  if (status === 413) return t('errors.tooLong');
+  if (status >= 500) return t('errors.serverFailed', { status });
+  return t('errors.serverRefused', { status });
 }
 
 export async function request(method, url, body, { token, signal, text } = {}) {
@@ -57,14 +61,14 @@ export async function request(method, url, body, { token, signal, text } = {}) {
     res = await fetch(url, { method, headers, body: body === undefined ? undefined : JSON.stringify(body), signal, cache: 'no-store' });
   } catch (e) {
     if (e && e.name === 'AbortError') throw e;
-    throw new ApiError(0, 'Cannot reach the server. Check your connection.');
+    throw new ApiError(0, t('errors.offline'));
   }
   const raw = await res.text().catch(() => '');
   if (text && res.ok) return raw;
   let data = null;
   try { data = raw ? JSON.parse(raw) : null; } catch { data = null; }
   if (!res.ok) throw new ApiError(res.status, messageFor(res.status, data, res.headers.get('Retry-After')), data && data.rule, data);
-  if (data === null && !text) throw new ApiError(res.status, 'The server sent an answer that could not be read.');
+  if (data === null && !text) throw new ApiError(res.status, t('errors.unreadable'));
   return data;
 }
 

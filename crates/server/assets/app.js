@@ -1,10 +1,13 @@
 // The router: one page shell, four pages. Links between pages are plain
 // links (the server answers every page route with this shell); inside the
 // game page, starting a game switches the address with the History API.
+// The page's language is loaded first (i18n.js): every text comes from it.
 
 import { mountGame } from './game.js';
 import { mountAnalysis } from './analysis.js';
 import { mountRules } from './rules.js';
+import { t, lang, LANGUAGES, loadLanguage, setLanguage, translateStatic } from './i18n.js';
+import { h } from './ui.js';
 
 let unmount = null;
 
@@ -19,18 +22,18 @@ export function route() {
   if (path === '/analysis') {
     page = 'analysis';
     unmount = mountAnalysis(root);
-    document.title = 'Analysis — Legion';
+    document.title = t('common.title.analysis');
   } else if (path === '/rules') {
     page = 'rules';
     unmount = mountRules(root);
-    document.title = 'Rules — Legion';
+    document.title = t('common.title.rules');
   } else if (game) {
     unmount = mountGame(root, { id: game[1], navigate });
-    document.title = 'Game — Legion';
+    document.title = t('common.title.game');
   } else {
     if (path !== '/') history.replaceState(null, '', '/');
     unmount = mountGame(root, { id: null, navigate });
-    document.title = 'Legion — play chess pieces and a draughts army';
+    document.title = t('common.title.home');
   }
   for (const a of document.querySelectorAll('[data-nav]')) {
     if (a.dataset.nav === page) a.setAttribute('aria-current', 'page');
@@ -45,10 +48,29 @@ export function navigate(url, { replace = false } = {}) {
   route();
 }
 
+/** EN | RU in the header: the current language is pressed; the other reloads the page in it. */
+function languageSwitch() {
+  const box = document.querySelector('header .lang-switch');
+  if (!box) return;
+  const names = { en: 'English', ru: 'Русский' };
+  box.replaceChildren(...LANGUAGES.map((l) => h('button', {
+    type: 'button',
+    lang: l,
+    title: names[l],
+    'aria-pressed': String(l === lang),
+    'data-lang': l,
+    onclick: () => { if (l !== lang) setLanguage(l); },
+  }, l.toUpperCase())));
+}
+
 window.addEventListener('popstate', route);
 // A page must never die silently: log, and show a line of text.
 window.addEventListener('unhandledrejection', (e) => {
   console.warn('legion:', e.reason);
   e.preventDefault();
 });
+await loadLanguage();
+translateStatic(document);
+document.querySelector('meta[name="description"]')?.setAttribute('content', t('common.description'));
+languageSwitch();
 route();

@@ -10,6 +10,7 @@
 
 import { ALL_SQUARES, fileOf, rankOf, isDark, FILES, describeOccupant } from './lfen.js';
 import { ensureSprite, pieceMarkup } from './pieces.js';
+import { t } from './i18n.js';
 
 const SVGNS = 'http://www.w3.org/2000/svg';
 const S = 100; // one square in SVG units
@@ -36,7 +37,7 @@ export class Board {
     svg.setAttribute('viewBox', `0 0 ${8 * S} ${8 * S}`);
     svg.setAttribute('class', this.small ? 'board board-small' : 'board');
     svg.setAttribute('role', 'img');
-    svg.setAttribute('aria-label', options.label || 'Legion board');
+    svg.setAttribute('aria-label', options.label || t('board.label'));
     if (this.small) svg.setAttribute('data-rule-board', '');
     else svg.setAttribute('data-board', '');
     this.svg = svg;
@@ -158,9 +159,9 @@ export class Board {
     if (coordF) h += `<text class="coord" x="94" y="95" text-anchor="end">${sq[0]}</text>`;
     if (coordR) h += `<text class="coord" x="5" y="20">${sq[1]}</text>`;
     if (o) {
-      const title = describeOccupant(o);
+      const title = escapeXml(t('board.pieceOn', { piece: describeOccupant(o), square: sq }));
       const hooks = this.small ? '' : ` data-piece="${o.piece}"${o.prisoner ? ` data-prisoner="${o.prisoner}"` : ''}`;
-      h += `<g class="piece${hidden ? ' ghosted' : ''}"${hooks}><title>${title} on ${sq}</title>${pieceMarkup(o.piece, o.prisoner)}</g>`;
+      h += `<g class="piece${hidden ? ' ghosted' : ''}"${hooks}><title>${title}</title>${pieceMarkup(o.piece, o.prisoner)}</g>`;
     }
     return h;
   }
@@ -352,3 +353,6 @@ export class Board {
     this.render();
   }
 }
+
+const XML_ESCAPES = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;' };
+const escapeXml = (text) => String(text).replace(/[&<>"]/g, (c) => XML_ESCAPES[c]);

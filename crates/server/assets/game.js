@@ -9,6 +9,7 @@ import { INITIAL_LFEN, parseLfen } from './lfen.js';
 import { h, setText, showError, formatClock, toast, typingIn, sideName, other } from './ui.js';
 import { openNewGameDialog } from './newgame.js';
 import { MoveList, ICONS } from './movelist.js';
+import { t, tServer } from './i18n.js';
 
 const DEFAULT_LEVEL = 3;
 
@@ -68,7 +69,7 @@ class GamePage {
     this.bottomPlayer = new PlayerStrip();
     const boardBox = h('div.board-box');
     this.board = new Board(boardBox, {
-      label: 'Game board',
+      label: t('game.boardLabel'),
       onMove: (m) => this.play(m),
       onAttempt: (sq) => this.explain(sq),
     });
@@ -84,33 +85,33 @@ class GamePage {
     this.moveList = new MoveList((ply) => this.goTo(ply));
     this.setupLine = h('div.setup-line');
 
-    const nav = h('div.nav-buttons', { role: 'group', 'aria-label': 'Move navigation' },
-      this.navBtn(ICONS.first, 'First position (Home)', () => this.goTo(0)),
-      this.navBtn(ICONS.prev, 'Previous move (Left arrow)', () => this.step(-1)),
-      this.navBtn(ICONS.next, 'Next move (Right arrow)', () => this.step(1)),
-      this.navBtn(ICONS.last, 'Live position (End)', () => this.goTo(null)));
+    const nav = h('div.nav-buttons', { role: 'group', 'aria-label': t('game.nav.label') },
+      this.navBtn(ICONS.first, t('game.nav.first'), () => this.goTo(0)),
+      this.navBtn(ICONS.prev, t('game.nav.prev'), () => this.step(-1)),
+      this.navBtn(ICONS.next, t('game.nav.next'), () => this.step(1)),
+      this.navBtn(ICONS.last, t('game.nav.live'), () => this.goTo(null)));
 
-    this.moveInput = h('input', { type: 'text', id: 'move-input', autocomplete: 'off', spellcheck: 'false', placeholder: 'Type a move: Nf3, c3-d4, c3:e5:c7' });
+    this.moveInput = h('input', { type: 'text', id: 'move-input', autocomplete: 'off', spellcheck: 'false', placeholder: t('game.moveInput.placeholder') });
     const moveForm = h('form.move-form', { onsubmit: (e) => { e.preventDefault(); this.typedMove(); } },
-      h('label.sr-only', { for: 'move-input' }, 'Type a move'), this.moveInput, this.movePlay = h('button', { type: 'submit' }, 'Play'));
+      h('label.sr-only', { for: 'move-input' }, t('game.moveInput.label')), this.moveInput, this.movePlay = h('button', { type: 'submit' }, t('game.moveInput.play')));
 
     this.btn = {
-      newGame: h('button.primary', { type: 'button', onclick: () => this.newGame() }, 'New game'),
-      undo: h('button', { type: 'button', onclick: () => this.undo() }, 'Undo'),
-      takeback: h('button', { type: 'button', onclick: () => this.askTakeback(), title: 'Ask your opponent to take back your last move' }, 'Ask to take back'),
-      abort: h('button', { type: 'button', onclick: () => this.abort(), title: 'End the game without a result (only before both sides have moved)' }, 'Abort'),
-      draw: h('button', { type: 'button', onclick: () => this.offerDraw() }, 'Offer draw'),
-      resign: h('button', { type: 'button', onclick: () => this.resign() }, 'Resign'),
-      flip: h('button', { type: 'button', onclick: () => this.flip(), title: 'Flip the board (f)' }, 'Flip board'),
-      record: h('a.button', { href: '#', download: 'legion-game.pgn' }, 'Download record'),
-      lfen: h('button', { type: 'button', onclick: () => this.copyLfen() }, 'Copy LFEN'),
-      analyse: h('a.button', { href: '/analysis' }, 'Analyse'),
+      newGame: h('button.primary', { type: 'button', onclick: () => this.newGame() }, t('game.btn.newGame')),
+      undo: h('button', { type: 'button', onclick: () => this.undo() }, t('game.btn.undo')),
+      takeback: h('button', { type: 'button', onclick: () => this.askTakeback(), title: t('game.btn.takebackTitle') }, t('game.btn.takeback')),
+      abort: h('button', { type: 'button', onclick: () => this.abort(), title: t('game.btn.abortTitle') }, t('game.btn.abort')),
+      draw: h('button', { type: 'button', onclick: () => this.offerDraw() }, t('game.btn.offerDraw')),
+      resign: h('button', { type: 'button', onclick: () => this.resign() }, t('game.btn.resign')),
+      flip: h('button', { type: 'button', onclick: () => this.flip(), title: t('game.btn.flipTitle') }, t('game.btn.flip')),
+      record: h('a.button', { href: '#', download: 'legion-game.pgn' }, t('game.btn.record')),
+      lfen: h('button', { type: 'button', onclick: () => this.copyLfen() }, t('game.btn.copyLfen')),
+      analyse: h('a.button', { href: '/analysis' }, t('game.btn.analyse')),
     };
     this.confirmBox = h('div.confirm', { hidden: true });
 
     root.append(h('div.play-layout',
-      h('section.board-col', { 'aria-label': 'Board' }, this.topPlayer.el, boardBox, this.bottomPlayer.el),
-      h('aside.side-col', { 'aria-label': 'Game' },
+      h('section.board-col', { 'aria-label': t('game.region.board') }, this.topPlayer.el, boardBox, this.bottomPlayer.el),
+      h('aside.side-col', { 'aria-label': t('game.region.game') },
         h('div.panel',
           this.status, this.seatNote, this.phaseNote, this.abortNote, this.error, this.offer, this.takebackBox,
           this.confirmBox, this.setupLine, this.invite),
@@ -145,12 +146,12 @@ class GamePage {
   renderSetupLine() {
     if (!this.home) { this.setupLine.replaceChildren(); return; }
     const sel = h('select', { id: 'home-level', onchange: (e) => { this.level = Number(e.target.value); localStorage.setItem('legion:level', String(this.level)); this.state.level = this.level; this.render(); } },
-      [...Array(10)].map((_, i) => h('option', { value: i + 1, selected: i + 1 === this.level }, `Level ${i + 1}`)));
+      [...Array(10)].map((_, i) => h('option', { value: i + 1, selected: i + 1 === this.level }, t('home.levelOption', { level: i + 1 }))));
     const last = localStorage.getItem('legion:last');
     this.setupLine.replaceChildren(...[
-      h('p', 'You play White against the engine. Make your first move to start — or choose another game with ', h('strong', 'New game'), '.'),
-      h('div.row', h('label', { for: 'home-level' }, 'Engine strength'), sel),
-      last ? h('p.small', h('a', { href: `/g/${last}` }, 'Return to your last game')) : null].filter(Boolean));
+      h('p', t('home.intro')),
+      h('div.row', h('label', { for: 'home-level' }, t('home.strength')), sel),
+      last ? h('p.small', h('a', { href: `/g/${last}` }, t('home.lastGame'))) : null].filter(Boolean));
   }
 
   async loadGame(invite) {
@@ -163,7 +164,7 @@ class GamePage {
       this.accept(st, { force: true });
     } catch (e) {
       if (e instanceof ApiError && e.status === 404) {
-        this.showFatal('There is no game at this address. It may have been mistyped.');
+        this.showFatal(t('game.noSuchGame'));
         return;
       }
       this.showError(e.message);
@@ -181,11 +182,12 @@ class GamePage {
       try { localStorage.setItem('legion:last', this.id); } catch { /* ignore */ }
     } catch (e) {
       if (e instanceof ApiError && e.status === 409) {
-        this.setSeatNote(/invite/i.test(e.message)
-          ? 'This invite has already been used: you are watching.'
-          : `${e.message.replace(/\.$/, '')}: you are watching.`);
+        // The error's code says which 409 this is (docs/API.md).
+        this.setSeatNote(e.body && e.body.code === 'server.invite_used'
+          ? t('game.seat.inviteUsed')
+          : t('game.seat.watchingBecause', { reason: e.message.replace(/\.$/, '') }));
       } else if (e instanceof ApiError && e.status === 403) {
-        this.setSeatNote('This invite link is not valid for this game: you are watching.');
+        this.setSeatNote(t('game.seat.inviteInvalid'));
       } else if (!(e instanceof ApiError && e.status === 404)) {
         this.showError(e.message); // 404: loading the game says it
       }
@@ -316,13 +318,13 @@ class GamePage {
     if (!mine || st.mode !== 'friend') return;
     const stillPlaying = st.status === 'active' && prev.status === 'active';
     const theirs = other(mine);
-    if (st.takeback_offer === theirs && prev.takeback_offer !== theirs) toast('Your opponent asks to take back a move');
-    else if (st.draw_offer === theirs && prev.draw_offer !== theirs) toast('Your opponent offers a draw');
-    if (prev.draw_offer === mine && !st.draw_offer && stillPlaying && st.ply === prev.ply) toast('Draw offer declined');
+    if (st.takeback_offer === theirs && prev.takeback_offer !== theirs) toast(t('game.toast.takebackAsked'));
+    else if (st.draw_offer === theirs && prev.draw_offer !== theirs) toast(t('game.toast.drawOffered'));
+    if (prev.draw_offer === mine && !st.draw_offer && stillPlaying && st.ply === prev.ply) toast(t('game.toast.drawDeclined'));
     if (prev.takeback_offer === mine && !st.takeback_offer) {
       if (this.withdrawing) this.withdrawing = false; // we cancelled it ourselves
-      else if (stillPlaying && st.ply < prev.ply) toast('Takeback accepted');
-      else if (stillPlaying && st.ply === prev.ply) toast('Takeback declined');
+      else if (stillPlaying && st.ply < prev.ply) toast(t('game.toast.takebackAccepted'));
+      else if (stillPlaying && st.ply === prev.ply) toast(t('game.toast.takebackDeclined'));
     }
   }
 
@@ -377,7 +379,7 @@ class GamePage {
     this.renderStatus();
     this.moveList.set(moves, viewing ? this.viewPly : moves.length, st.start);
     this.historyNote.hidden = !viewing;
-    if (viewing) setText(this.historyNote, `Viewing the position after move ${this.viewPly} of ${moves.length}. Press End (or the last arrow button) to return to the game.`);
+    if (viewing) setText(this.historyNote, t('game.history', { ply: this.viewPly, total: moves.length }));
     this.renderButtons();
     this.renderOffer();
     this.renderInvite();
@@ -403,30 +405,31 @@ class GamePage {
     if (!st) return;
     this.status.dataset.turn = st.turn;
     let text;
+    const reason = tServer(st.reason_i18n, st.reason);
     if (st.status === 'over') {
-      text = `${resultWords(st.result)} — ${st.reason || 'the game is over'}`;
+      text = t('game.status.over', { result: resultWords(st.result), reason: reason || t('game.status.overNoReason') });
     } else if (st.status === 'aborted') {
-      // The reason usually says "Aborted by White ...": say it once.
-      const why = (st.reason || '').replace(/^\s*(the\s+)?(game\s+)?(was\s+)?aborted\b[\s:,.—–-]*/i, '');
-      text = why ? `Game aborted — ${why}` : 'Game aborted.';
+      // The reason usually begins "Aborted by White ..." ("Партия отменена ..."): say it once.
+      const why = (reason || '')
+        .replace(/^\s*(the\s+)?(game\s+)?(was\s+)?aborted\b[\s:,.—–-]*/i, '')
+        .replace(/^\s*(партия\s+)?(отменена|прервана)(?=[\s:,.—–-]|$)[\s:,.—–-]*/i, '');
+      text = why ? t('game.status.abortedWhy', { reason: why }) : t('game.status.aborted');
     } else if (this.home) {
-      text = 'Your move: you play White against the engine (level ' + this.level + ').';
+      text = t('home.status', { level: this.level });
     } else if (st.status === 'waiting') {
-      text = st.you
-        ? 'Waiting for your friend to open the invite link.'
-        : 'Waiting for the invited player to open the invite link. You are watching this game.';
+      text = t(st.you ? 'game.status.waitingFriend' : 'game.status.waitingWatcher');
     } else {
       const you = st.you;
-      const who = sideName(st.turn);
-      if (st.engine_thinking) text = 'The engine is thinking…';
-      else if (you === st.turn) text = `Your move (${who}).`;
-      else if (you === 'both') text = `${who} to move.`;
-      else if (you) text = `Waiting for ${who} to move.`;
-      else text = `${who} to move. You are watching this game.`;
-      if (st.check) text += ` ${who} is in check (3.2).`;
-      else if ((st.must_capture || []).length && (you === st.turn || you === 'both')) text += ' A Legion capture is compulsory (4.2): the marked pieces can capture.';
+      const side = st.turn;
+      if (st.engine_thinking) text = t('game.status.engineThinking');
+      else if (you === st.turn) text = t('game.status.yourMove', { side });
+      else if (you === 'both') text = t('game.status.toMove', { side });
+      else if (you) text = t('game.status.waitingFor', { side });
+      else text = t('game.status.toMoveWatching', { side });
+      if (st.check) text += ' ' + t('game.status.check', { side });
+      else if ((st.must_capture || []).length && (you === st.turn || you === 'both')) text += ' ' + t('game.status.mustCapture');
     }
-    if (this.offline && this.id) text += ' Connection lost — reconnecting…';
+    if (this.offline && this.id) text += ' ' + t('game.status.offline');
     setText(this.status, text);
     this.status.classList.toggle('over', st.status === 'over');
     this.status.classList.toggle('aborted', st.status === 'aborted');
@@ -454,7 +457,7 @@ class GamePage {
     b.resign.hidden = !(seated && active);
     b.draw.hidden = !(seated && active);
     b.draw.disabled = st.draw_offer === this.mySide() && st.mode === 'friend';
-    setText(b.draw, st.mode === 'local' ? 'Agree a draw' : st.draw_offer && st.draw_offer === this.mySide() ? 'Draw offered' : 'Offer draw');
+    setText(b.draw, t(st.mode === 'local' ? 'game.btn.agreeDraw' : st.draw_offer && st.draw_offer === this.mySide() ? 'game.btn.drawOffered' : 'game.btn.offerDraw'));
     b.record.hidden = this.home;
     if (this.id) {
       b.record.href = `/api/games/${encodeURIComponent(this.id)}/record`;
@@ -472,22 +475,22 @@ class GamePage {
     // A draw offered to us: accept or decline.
     const draw = active && st.draw_offer && mine && st.draw_offer !== mine ? `draw:${st.draw_offer}` : '';
     fillBox(this.offer, draw, () => [
-      h('span', st.mode === 'friend' ? 'Your opponent offers a draw.' : `${sideName(st.draw_offer)} offers a draw.`),
+      h('span', st.mode === 'friend' ? t('game.offer.drawFromOpponent') : t('game.offer.drawFromSide', { side: st.draw_offer })),
       h('span.offer-buttons',
-        h('button.primary', { type: 'button', onclick: () => this.drawAction('accept') }, 'Accept'),
-        h('button', { type: 'button', onclick: () => this.drawAction('decline') }, 'Decline'))]);
+        h('button.primary', { type: 'button', onclick: () => this.drawAction('accept') }, t('game.offer.accept')),
+        h('button', { type: 'button', onclick: () => this.drawAction('decline') }, t('game.offer.decline')))]);
     // A takeback: the opponent asks us, or we asked and may cancel.
     const tb = st.takeback_offer;
     let takeback = '';
     if (active && st.mode === 'friend' && tb && mine) takeback = tb === mine ? 'takeback:asked' : 'takeback:asking';
     fillBox(this.takebackBox, takeback, () => (takeback === 'takeback:asking'
-      ? [h('span', 'Your opponent asks to take back a move.'),
+      ? [h('span', t('game.offer.takebackFromOpponent')),
         h('span.offer-buttons',
-          h('button.primary', { type: 'button', onclick: () => this.takebackAction('accept') }, 'Accept'),
-          h('button', { type: 'button', onclick: () => this.takebackAction('decline') }, 'Decline'))]
-      : [h('span', 'Takeback requested: waiting for your opponent.'),
+          h('button.primary', { type: 'button', onclick: () => this.takebackAction('accept') }, t('game.offer.accept')),
+          h('button', { type: 'button', onclick: () => this.takebackAction('decline') }, t('game.offer.decline')))]
+      : [h('span', t('game.offer.takebackRequested')),
         h('span.offer-buttons',
-          h('button', { type: 'button', onclick: () => this.takebackAction('decline', { withdraw: true }) }, 'Cancel request'))]));
+          h('button', { type: 'button', onclick: () => this.takebackAction('decline', { withdraw: true }) }, t('game.offer.cancelRequest')))]));
   }
 
   renderInvite() {
@@ -501,10 +504,10 @@ class GamePage {
     const link = `${location.origin}/g/${this.id}?invite=${encodeURIComponent(invite)}`;
     const watch = `${location.origin}/g/${this.id}`;
     this.invite.replaceChildren(
-      h('p', h('strong', 'Invite a friend:'), ' send this link. The first person to open it takes the other seat; after that it only lets people watch.'),
-      copyRow(link, 'invite-link', 'Copy invite link', { wrap: true }),
-      h('p.small', 'Anyone with the plain game link can watch:'),
-      copyRow(watch, 'watch-link', 'Copy watch link'));
+      h('p', h('strong', t('game.invite.title')), ' ', t('game.invite.text')),
+      copyRow(link, 'invite-link', t('game.invite.link'), { wrap: true }),
+      h('p.small', t('game.invite.watchText')),
+      copyRow(watch, 'watch-link', t('game.invite.watchLink')));
   }
 
   /**
@@ -527,7 +530,7 @@ class GamePage {
     const abortIn = typeof st.abort_in_ms === 'number' && st.status === 'active' && !this.home ? st.abort_in_ms - since : null;
     this.abortNote.hidden = abortIn === null;
     if (abortIn !== null) {
-      setText(this.abortNote, `${sideName(st.turn)}${st.you === st.turn ? ' (you)' : ''} must move within ${formatCountdown(abortIn)} or the game is aborted.`);
+      setText(this.abortNote, t(st.you === st.turn ? 'game.abortNote.you' : 'game.abortNote.other', { side: st.turn, time: formatCountdown(abortIn) }));
     }
   }
 
@@ -625,7 +628,7 @@ class GamePage {
       this.moveInput.value = '';
       this.explain(squares);
     } else {
-      this.showError(`'${text}' is not a legal move here. Write e.g. Nf3, c3-d4 or c3:e5:c7 (6.4).`);
+      this.showError(t('game.typedMoveIllegal', { move: text }));
     }
   }
 
@@ -652,7 +655,7 @@ class GamePage {
   }
 
   abort() {
-    this.confirm('Abort this game? It ends without a result.', 'Abort game', () => this.action(() => api.abort(this.id, this.token)));
+    this.confirm(t('game.confirm.abort'), t('game.confirm.abortYes'), () => this.action(() => api.abort(this.id, this.token)));
   }
 
   askTakeback() {
@@ -669,14 +672,14 @@ class GamePage {
   }
 
   resign() {
-    this.confirm('Resign this game?', 'Resign', () => this.action(() => api.resign(this.id, this.token)));
+    this.confirm(t('game.confirm.resign'), t('game.confirm.resignYes'), () => this.action(() => api.resign(this.id, this.token)));
   }
 
   offerDraw() {
     const st = this.state;
     if (st.mode === 'local') {
       // One device holds both seats: offering and accepting is one decision.
-      this.confirm('Agree a draw?', 'Agree', () => this.action(async () => {
+      this.confirm(t('game.confirm.draw'), t('game.confirm.drawYes'), () => this.action(async () => {
         const s = await api.draw(this.id, this.token, 'offer');
         if (s.status === 'active' && s.draw_offer) return api.draw(this.id, this.token, 'accept');
         return s;
@@ -685,8 +688,8 @@ class GamePage {
     }
     this.action(() => api.draw(this.id, this.token, 'offer'), {
       after: (s) => {
-        if (st.mode === 'engine' && s.status === 'active') toast('The engine declines the draw.');
-        else if (s.status === 'active') toast('Draw offered.');
+        if (st.mode === 'engine' && s.status === 'active') toast(t('game.toast.engineDeclinesDraw'));
+        else if (s.status === 'active') toast(t('game.toast.youOfferedDraw'));
       },
     });
   }
@@ -699,7 +702,7 @@ class GamePage {
     this.confirmBox.hidden = false;
     this.confirmBox.replaceChildren(h('span', question),
       h('button.danger', { type: 'button', onclick: () => { this.clearConfirm(); fn(); } }, yes),
-      h('button', { type: 'button', onclick: () => this.clearConfirm() }, 'Cancel'));
+      h('button', { type: 'button', onclick: () => this.clearConfirm() }, t('common.cancel')));
     this.confirmBox.querySelector('button').focus();
   }
 
@@ -715,7 +718,7 @@ class GamePage {
 
   async copyLfen() {
     const ok = await copyText(this.currentLfen());
-    toast(ok ? 'LFEN copied' : `Copy failed: ${this.currentLfen()}`);
+    toast(ok ? t('common.lfenCopied') : t('common.copyFailedText', { text: this.currentLfen() }));
   }
 
   newGame() {
@@ -765,7 +768,7 @@ class PlayerStrip {
   constructor() {
     this.name = h('span.name');
     this.flag = h('span.flag');
-    this.clock = h('span.clock', { hidden: true, 'aria-label': 'clock', 'data-clock': '' });
+    this.clock = h('span.clock', { hidden: true, 'aria-label': t('game.clock'), 'data-clock': '' });
     this.el = h('div.player', h('span.swatch'), this.name, this.flag, this.clock);
     this.side = 'w';
   }
@@ -774,7 +777,7 @@ class PlayerStrip {
     this.side = side;
     this.el.dataset.side = side;
     setText(this.name, name);
-    setText(this.flag, thinking ? 'thinking…' : kingGone ? 'no King (Phase 2)' : '');
+    setText(this.flag, thinking ? t('game.player.thinking') : kingGone ? t('game.player.noKing') : '');
     this.el.classList.toggle('to-move', !!toMove);
     this.el.classList.toggle('thinking', !!thinking);
   }
@@ -797,8 +800,8 @@ function copyRow(text, id, label, { wrap = false } = {}) {
     : h('input', { type: 'text', readonly: true, value: text, id, 'aria-label': label, onfocus: (e) => e.target.select() });
   return h('div.copy-row', input, h('button', {
     type: 'button',
-    onclick: async () => toast((await copyText(text)) ? 'Link copied' : 'Select the link and copy it'),
-  }, 'Copy'));
+    onclick: async () => toast((await copyText(text)) ? t('game.invite.copied') : t('game.invite.copyFailed')),
+  }, t('common.copy')));
 }
 
 function homeState(level) {
@@ -856,28 +859,27 @@ function kingSquare(board, side) {
 }
 
 function playerName(st, side, home) {
-  const colour = sideName(side);
   if (st.mode === 'engine') {
-    if (st.engine_color === side) return `Engine · level ${st.level ?? DEFAULT_LEVEL} (${colour})`;
-    return home || st.you === side ? `You (${colour})` : `Player (${colour})`;
+    if (st.engine_color === side) return t('game.player.engine', { level: st.level ?? DEFAULT_LEVEL, side });
+    return t(home || st.you === side ? 'game.player.you' : 'game.player.player', { side });
   }
-  if (st.mode === 'local') return colour;
-  if (st.you === side) return `You (${colour})`;
-  return st.you ? `Your friend (${colour})` : colour;
+  if (st.mode === 'local') return sideName(side);
+  if (st.you === side) return t('game.player.you', { side });
+  return st.you ? t('game.player.friend', { side }) : sideName(side);
 }
 
 function resultWords(result) {
   if (result === '1-0') return '1-0';
   if (result === '0-1') return '0-1';
   if (result === '1/2-1/2') return '½-½';
-  return 'Game over';
+  return t('game.status.gameOver');
 }
 
 function phaseWords(st) {
   if (!st.kings || (st.kings.w && st.kings.b)) return '';
   const gone = ['w', 'b'].filter((c) => !st.kings[c]);
-  if (gone.length === 2) return 'Phase 2: both Kings have been mated and removed (5.1). The game goes on without Kings; a side with no legal move loses.';
+  if (gone.length === 2) return t('game.phase.bothGone');
   const p = st.phase_one;
-  const when = p && p.move ? ` on move ${p.move}` : '';
-  return `Phase 2: ${sideName(gone[0])}'s King was mated${when} and left the board (5.1). ${sideName(other(gone[0]))} won Phase 1; ${sideName(gone[0])} plays on without a King.`;
+  const args = { side: gone[0], winner: other(gone[0]), move: p && p.move };
+  return t(p && p.move ? 'game.phase.oneGoneOnMove' : 'game.phase.oneGone', args);
 }

@@ -3,6 +3,8 @@
 // The client never plays a move itself: the server is the authority, and
 // every legal move it lists comes with the LFEN of the position after it.
 
+import { t } from './i18n.js';
+
 export const INITIAL_LFEN = 'rnbkqbnr/m1m1m1m1/1m1m1m1m/8/8/M1M1M1M1/1M1M1M1M/RNBQKBNR w KQkq 0 1';
 export const FILES = 'abcdefgh';
 
@@ -28,7 +30,7 @@ const pieceChar = (code) => (code[0] === 'w' ? code[1] : code[1].toLowerCase());
 export function parseLfen(text) {
   const fields = String(text).trim().split(/\s+/);
   const ranks = fields[0].split('/');
-  if (ranks.length !== 8) throw new Error('6.2: the placement needs 8 ranks');
+  if (ranks.length !== 8) throw new Error(t('board.lfen.ranks'));
   const board = {};
   ranks.forEach((row, i) => {
     const rank = 7 - i;
@@ -36,20 +38,20 @@ export function parseLfen(text) {
     for (let j = 0; j < row.length; j++) {
       const c = row[j];
       if (/[1-8]/.test(c)) { file += Number(c); continue; }
-      if (file > 7) throw new Error(`6.2: rank ${rank + 1} has more than 8 squares`);
+      if (file > 7) throw new Error(t('board.lfen.rankTooLong', { rank: rank + 1 }));
       if (c === '[') {
         const close = row.indexOf(']', j);
-        if (close !== j + 3) throw new Error('6.2: a construct is written [Captor prisoner], e.g. [Qm]');
+        if (close !== j + 3) throw new Error(t('board.lfen.construct'));
         board[sqName(file, rank)] = { piece: pieceCode(row[j + 1]), prisoner: pieceCode(row[j + 2]) };
         j = close;
       } else if (/[kqrbnmtKQRBNMT]/.test(c)) {
         board[sqName(file, rank)] = { piece: pieceCode(c) };
       } else {
-        throw new Error(`6.2: unknown letter '${c}'`);
+        throw new Error(t('board.lfen.letter', { letter: c }));
       }
       file++;
     }
-    if (file !== 8) throw new Error(`6.2: rank ${rank + 1} does not have 8 squares`);
+    if (file !== 8) throw new Error(t('board.lfen.rankLength', { rank: rank + 1 }));
   });
   return {
     board,
@@ -99,11 +101,7 @@ export function possibleCastling(board) {
   }).map((c) => c.right).join('');
 }
 
-export const COLOR_NAME = { w: 'White', b: 'Black' };
-export const ROLE_NAME = { K: 'King', Q: 'Queen', R: 'Rook', B: 'Bishop', N: 'Knight', M: 'man', T: 'Tama' };
-
 /** "White Queen holding a Black man" — for titles and screen readers. */
 export function describeOccupant(o) {
-  const name = `${COLOR_NAME[o.piece[0]]} ${ROLE_NAME[o.piece[1]]}`;
-  return o.prisoner ? `${name} holding a ${COLOR_NAME[o.prisoner[0]]} ${ROLE_NAME[o.prisoner[1]]}` : name;
+  return o.prisoner ? t('board.construct', { piece: o.piece, prisoner: o.prisoner }) : t(`piece.${o.piece}`);
 }

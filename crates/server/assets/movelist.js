@@ -3,11 +3,12 @@
 // the "current" mark.
 
 import { h } from './ui.js';
+import { t } from './i18n.js';
 
 export class MoveList {
   constructor(onPick) {
     this.onPick = onPick;
-    this.el = h('ol.move-list', { 'aria-label': 'Moves' });
+    this.el = h('ol.move-list', { 'aria-label': t('game.moves') });
     this.key = '';
     this.buttons = [];
     this.current = -1;
@@ -50,7 +51,7 @@ export class MoveList {
     this.buttons = moves.map((m, i) => h('button.mv', { type: 'button', 'data-ply': i + 1, title: m.canonical || '' }, m.human || m.canonical || '?'));
     const rows = [];
     let i = 0;
-    if (!moves.length) rows.push(h('li.empty', 'No moves yet.'));
+    if (!moves.length) rows.push(h('li.empty', t('game.noMoves')));
     if (blackFirst && moves.length) {
       rows.push(h('li', h('span.num', `${number}…`), h('span.blank'), this.buttons[0]));
       i = 1;

@@ -2,6 +2,7 @@
 
 import { api } from './api.js';
 import { h, showError } from './ui.js';
+import { t } from './i18n.js';
 
 export function openNewGameDialog({ level = 3, onCreated, start = null }) {
   document.querySelector('dialog.new-game')?.remove();
@@ -18,29 +19,30 @@ export function openNewGameDialog({ level = 3, onCreated, start = null }) {
   clockOn.addEventListener('change', () => { minutes.disabled = inc.disabled = !clockOn.checked; });
 
   const error = h('div.error', { role: 'alert', hidden: true });
-  const startBtn = h('button.primary', { type: 'submit' }, 'Start');
+  const startBtn = h('button.primary', { type: 'submit' }, t('newgame.start'));
 
   const form = h('form', { method: 'dialog' },
-    h('h2', 'New game'),
-    h('fieldset', h('legend', 'Opponent'),
-      radio('mode', 'engine', 'The engine', true),
-      radio('mode', 'friend', 'A friend (invite link)', false),
-      radio('mode', 'local', 'Both sides on this device', false)),
-    h('fieldset.engine-only', h('legend', 'Engine strength'),
-      h('div.row', h('label', { for: 'ng-level' }, 'Level'), levelInput, levelOut),
-      h('p.small', '1 is for beginners; 10 is full strength.')),
-    h('fieldset.colour', h('legend', 'You play'),
-      radio('color', 'white', 'White', true), radio('color', 'black', 'Black', false), radio('color', 'random', 'Random', false)),
-    h('fieldset', h('legend', 'Rules'),
+    h('h2', t('newgame.title')),
+    h('fieldset', h('legend', t('newgame.opponent')),
+      radio('mode', 'engine', t('newgame.mode.engine'), true),
+      radio('mode', 'friend', t('newgame.mode.friend'), false),
+      radio('mode', 'local', t('newgame.mode.local'), false)),
+    h('fieldset.engine-only', h('legend', t('newgame.strength')),
+      h('div.row', h('label', { for: 'ng-level' }, t('newgame.level')), levelInput, levelOut),
+      h('p.small', t('newgame.levelHint'))),
+    h('fieldset.colour', h('legend', t('newgame.youPlay')),
+      radio('color', 'white', t('newgame.color.white'), true), radio('color', 'black', t('newgame.color.black'), false),
+      radio('color', 'random', t('newgame.color.random'), false)),
+    h('fieldset', h('legend', t('newgame.rules')),
       h('label.choice', h('input', { type: 'checkbox', name: 'mate', id: 'ng-mate' }),
-        h('span', 'Mate ends the game (no Phase 2, rule 5.4)'))),
-    h('fieldset', h('legend', 'Clock'),
-      h('label.choice', clockOn, h('span', 'Play with a clock')),
-      h('div.row', h('label', { for: 'ng-min' }, 'Minutes'), minutes, h('label', { for: 'ng-inc' }, 'Increment (s)'), inc)),
+        h('span', t('newgame.mateEnds')))),
+    h('fieldset', h('legend', t('newgame.clock')),
+      h('label.choice', clockOn, h('span', t('newgame.clockOn'))),
+      h('div.row', h('label', { for: 'ng-min' }, t('newgame.minutes')), minutes, h('label', { for: 'ng-inc' }, t('newgame.increment')), inc)),
     error,
-    h('div.row.buttons', h('button', { type: 'button', value: 'cancel', onclick: () => dialog.close() }, 'Cancel'), startBtn));
+    h('div.row.buttons', h('button', { type: 'button', value: 'cancel', onclick: () => dialog.close() }, t('common.cancel')), startBtn));
 
-  const dialog = h('dialog.new-game', { 'aria-label': 'New game' }, form);
+  const dialog = h('dialog.new-game', { 'aria-label': t('newgame.title') }, form);
   const sync = () => {
     const mode = form.elements.mode.value;
     form.querySelector('.engine-only').hidden = mode !== 'engine';
@@ -59,7 +61,7 @@ export function openNewGameDialog({ level = 3, onCreated, start = null }) {
     if (clockOn.checked) {
       const m = Number(minutes.value);
       const i = Number(inc.value);
-      if (!(m > 0) || !(i >= 0)) { showError(error, 'Give the clock a positive number of minutes and an increment of 0 or more seconds.'); return; }
+      if (!(m > 0) || !(i >= 0)) { showError(error, t('newgame.clockError')); return; }
       body.clock = { initial_s: Math.round(m * 60), increment_s: Math.round(i) };
     }
     startBtn.disabled = true;

@@ -1,5 +1,7 @@
 // The rules page (/rules): the server's HTML rendering of docs/RULES.md,
-// with a small board after each numbered rule (from rule-boards.js).
+// with a small board after each numbered rule (from rule-boards.js). The
+// server sends the rules in the page's language (its `lang` cookie); the
+// boards' captions and the legend are translations of this page.
 
 import { api } from './api.js';
 import { Board } from './board.js';
@@ -7,9 +9,10 @@ import { parseLfen } from './lfen.js';
 import { pieceIcon } from './pieces.js';
 import { RULE_BOARDS } from './rule-boards.js';
 import { h } from './ui.js';
+import { t } from './i18n.js';
 
 export function mountRules(root) {
-  const doc = h('article.rules-doc', { 'aria-busy': 'true' }, h('p', 'Loading the rules…'));
+  const doc = h('article.rules-doc', { 'aria-busy': 'true' }, h('p', t('rules.loading')));
   root.append(h('div.rules-layout', legend(), doc));
   let alive = true;
   api.rulesHtml().then((html) => {
@@ -20,7 +23,7 @@ export function mountRules(root) {
     if (location.hash) document.getElementById(location.hash.slice(1))?.scrollIntoView();
   }).catch((e) => {
     if (!alive) return;
-    doc.replaceChildren(h('p.error', `The rules could not be loaded: ${e.message}`));
+    doc.replaceChildren(h('p.error', t('rules.loadFailed', { error: e.message })));
   });
   return () => { alive = false; };
 }
@@ -28,14 +31,15 @@ export function mountRules(root) {
 /** What each piece looks like, before the text that names them. */
 function legend() {
   const items = [
-    ['wK', null, 'King'], ['wQ', null, 'Queen'], ['wR', null, 'Rook'], ['wB', null, 'Bishop'], ['wN', null, 'Knight'],
-    ['wM', null, 'man (Legion)'], ['wT', null, 'Tama (crowned man)'], ['wQ', 'bM', 'construct: Queen holding a Black man'],
-    ['bM', null, 'Black man'], ['bT', null, 'Black Tama'], ['bN', 'wT', 'construct: Black Knight holding a White Tama'],
+    ['wK', null, 'rules.legend.king'], ['wQ', null, 'rules.legend.queen'], ['wR', null, 'rules.legend.rook'],
+    ['wB', null, 'rules.legend.bishop'], ['wN', null, 'rules.legend.knight'], ['wM', null, 'rules.legend.man'],
+    ['wT', null, 'rules.legend.tama'], ['wQ', 'bM', 'rules.legend.constructQueen'], ['bM', null, 'rules.legend.blackMan'],
+    ['bT', null, 'rules.legend.blackTama'], ['bN', 'wT', 'rules.legend.constructKnight'],
   ];
-  return h('section.panel', { 'aria-label': 'The pieces' },
-    h('strong', 'The pieces on the boards below'),
-    h('div.legend-grid', items.map(([p, pr, name]) => h('div', { html: pieceIcon(p, pr, 34) }, name))),
-    h('p.small', 'Dark squares are where the Legion lives: men and Tamas stand and move only on them (1.4). Arrows show moves; marked squares are explained under each board.'));
+  return h('section.panel', { 'aria-label': t('rules.legend.label') },
+    h('strong', t('rules.legend.title')),
+    h('div.legend-grid', items.map(([p, pr, key]) => h('div', { html: pieceIcon(p, pr, 34) }, t(key)))),
+    h('p.small', t('rules.legend.note')));
 }
 
 const RULE_START = /^(\d\.\d+)\b/;
@@ -49,7 +53,7 @@ function ruleStarts(doc) {
   }
   // Part VII has no number of its own: its board follows its first paragraph.
   for (const hd of doc.querySelectorAll('h1, h2, h3')) {
-    if (/Part VII\b/.test(hd.textContent) && RULE_BOARDS.VII) {
+    if (/(Part|Часть) VII\b/.test(hd.textContent) && RULE_BOARDS.VII) {
       let p = hd.nextElementSibling;
       while (p && p.tagName !== 'P' && !/^H\d$/.test(p.tagName)) p = p.nextElementSibling;
       found.push({ el: p && p.tagName === 'P' ? p : hd, id: 'VII' });
@@ -82,10 +86,11 @@ function figure(id, spec) {
   let pos;
   try { pos = parseLfen(spec.lfen); } catch { return null; }
   const box = h('div.mini');
-  const label = id === 'VII' ? 'Quick reference' : `Rule ${id}`;
+  const label = id === 'VII' ? t('rules.quickReference') : t('rules.rule', { id });
+  const caption = t(`rules.caption.${id}`);
   const fig = h('figure.rule-figure', { 'data-rule': id }, box,
-    h('figcaption', h('b', label), spec.caption));
-  const board = new Board(box, { small: true, label: `${label}: ${spec.caption}` });
+    h('figcaption', h('b', label), caption));
+  const board = new Board(box, { small: true, label: t('rules.boardLabel', { label, caption }) });
   const marks = {};
   for (const [cls, list] of [['mark', spec.squares], ['mark-red', spec.red], ['mark-green', spec.green]]) {
     for (const sq of list || []) marks[sq] = cls;

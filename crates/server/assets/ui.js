@@ -1,5 +1,7 @@
 // Small DOM helpers shared by the pages.
 
+import { t } from './i18n.js';
+
 /** h('button.primary', {onclick}, 'text', child...) — a tiny element builder. */
 export function h(spec, attrs, ...children) {
   const [tag, ...classes] = spec.split('.');
@@ -64,5 +66,6 @@ export function typingIn(e) {
   return t && (t.isContentEditable || /^(INPUT|TEXTAREA|SELECT)$/.test(t.tagName));
 }
 
-export const sideName = (c) => (c === 'w' ? 'White' : c === 'b' ? 'Black' : '');
+/** "White" / "Black" in the page's language. */
+export const sideName = (c) => (c === 'w' || c === 'b' ? t(`side.${c}`) : '');
 export const other = (c) => (c === 'w' ? 'b' : 'w');

@@ -24,6 +24,7 @@ use tokio::sync::watch;
 use crate::error::{ApiError, ApiResult};
 use crate::guard::{Edge, Site};
 use crate::hub::{Hub, NewGame};
+use crate::i18n::{self, Lang};
 use crate::limits::{Client, Limits, Rate, Sockets};
 use crate::live::rules_of;
 use crate::model::{Mode, Side};
@@ -99,6 +100,11 @@ pub fn router(app: App, site: Site) -> Router {
         .route("/api/games/{id}/undo", post(undo))
         .route("/api/games/{id}/takeback", post(takeback))
         .route("/api/games/{id}/abort", post(abort))
+        .route("/api/games/{id}/rematch", post(rematch))
+        .route(
+            "/api/games/{id}/analysis",
+            get(game_analysis).post(request_analysis),
+        )
         .route("/api/games/{id}/resign", post(resign))
         .route("/api/games/{id}/draw", post(draw))
         .route("/api/games/{id}/explain", post(game_explain))
@@ -118,13 +124,19 @@ pub fn router(app: App, site: Site) -> Router {
         .with_state(app)
 }
 
-async fn page() -> Response {
+/// The app's page, in the reader's language.
+async fn page(lang: Lang) -> Response {
+    html(StatusCode::OK, assets::index(lang))
+}
+
+fn html(status: StatusCode, body: String) -> Response {
     (
+        status,
         [
             (header::CONTENT_TYPE, "text/html; charset=utf-8"),
             (header::CACHE_CONTROL, "no-cache"),
         ],
-        assets::index(),
+        body,
     )
         .into_response()
 }
@@ -143,16 +155,28 @@ async fn static_file(Path(file): Path<String>) -> Response {
     }
 }
 
-async fn rules_html() -> Response {
+async fn rules_html(lang: Lang) -> Response {
     (
-        [(header::CONTENT_TYPE, "text/html; charset=utf-8")],
-        assets::RULES_HTML.as_str(),
+        [
+            (header::CONTENT_TYPE, "text/html; charset=utf-8"),
+            (header::VARY, "Cookie, Accept-Language"),
+        ],
+        assets::rules_html(lang),
     )
         .into_response()
 }
 
-async fn not_found(uri: axum::http::Uri) -> Response {
-    ApiError::not_found(format!("nothing at {}", uri.path())).into_response()
+/// Programs get JSON; people who open an unknown page get a page.
+async fn not_found(uri: axum::http::Uri, lang: Lang) -> Response {
+    let path = uri.path();
+    if path.starts_with("/api/") || path.starts_with("/static/") {
+        return ApiError::said(
+            StatusCode::NOT_FOUND,
+            i18n::Text::new("server.nothing_at").arg("path", path),
+        )
+        .into_response();
+    }
+    html(StatusCode::NOT_FOUND, assets::not_found_page(lang))
 }
 
 async fn healthz(State(app): State<App>) -> Response {
@@ -376,15 +400,20 @@ async fn play_move(
     let req: MoveRequest = body(b)?;
     let t = bearer(&headers).or(req.token);
     if req.mv.len() > MAX_MOVE {
-        return Err(ApiError::bad_request(format!(
-            "a move is at most {MAX_MOVE} characters"
-        )));
+        return Err(move_too_long());
     }
     Ok(state_response(
         &app.hub
             .play(&id, t.as_deref(), &req.mv, req.ply, client.0)
             .await?,
     ))
+}
+
+pub fn move_too_long() -> ApiError {
+    ApiError::said(
+        StatusCode::BAD_REQUEST,
+        i18n::Text::new("server.move_too_long").arg("max", MAX_MOVE),
+    )
 }
 
 /// A POST whose body must be JSON (an empty object is enough).
@@ -474,6 +503,60 @@ async fn takeback(
     ))
 }
 
+/// `{"action": ...}`; against the engine or on one device the body may be `{}`.
+async fn rematch(
+    State(app): State<App>,
+    Path(id): Path<String>,
+    headers: HeaderMap,
+    client: Client,
+    b: Result<Bytes, BytesRejection>,
+) -> ApiResult<Response> {
+    let req: serde_json::Map<String, Value> = body(b)?;
+    let a = match req.get("action").and_then(Value::as_str) {
+        None | Some("offer") => Action::Offer,
+        Some("accept") => Action::Accept,
+        Some("decline") => Action::Decline,
+        Some(other) => {
+            return Err(ApiError::bad_request(format!(
+                "rematch action must be offer, accept or decline, not '{other}'"
+            )));
+        }
+    };
+    app.new_games.check(client)?;
+    let token = bearer(&headers);
+    match app.hub.rematch(&id, token.as_deref(), a, client.0).await? {
+        None => Ok(state_response(&app.hub.state(&id, token.as_deref()).await?)),
+        Some(r) => {
+            let text = serde_json::to_string(&CreatedBody {
+                id: &r.id,
+                token: &r.token,
+                color: r.seat,
+                invite: None,
+                state: &r.state,
+            })
+            .map_err(ApiError::internal)?;
+            Ok(json_text(StatusCode::CREATED, text))
+        }
+    }
+}
+
+async fn game_analysis(State(app): State<App>, Path(id): Path<String>) -> ApiResult<Response> {
+    Ok(axum::Json(app.hub.analysis(&id).await?).into_response())
+}
+
+/// Starts the engine's analysis of a finished game (once; anyone may ask).
+async fn request_analysis(
+    State(app): State<App>,
+    Path(id): Path<String>,
+    client: Client,
+    b: Result<Bytes, BytesRejection>,
+) -> ApiResult<Response> {
+    no_fields(b)?;
+    app.analyses.check(client)?;
+    let progress = app.hub.request_analysis(&id).await?;
+    Ok((StatusCode::ACCEPTED, axum::Json(progress)).into_response())
+}
+
 async fn record(State(app): State<App>, Path(id): Path<String>) -> ApiResult<Response> {
     let text = app.hub.record(&id).await?;
     // The id is checked (base62) by the time the record exists.
@@ -512,7 +595,7 @@ struct ExplainRequest {
     squares: Vec<String>,
 }
 
-fn explain_in(pos: &Position, squares: &[String]) -> ApiResult<Value> {
+fn explain_in(pos: &Position, squares: &[String], lang: Lang) -> ApiResult<Value> {
     if squares.len() > 20 {
         return Err(ApiError::bad_request("at most 20 squares"));
     }
@@ -525,27 +608,28 @@ fn explain_in(pos: &Position, squares: &[String]) -> ApiResult<Value> {
         .collect::<ApiResult<_>>()?;
     Ok(match find_move(pos, &list) {
         Ok(m) => json!({"legal": true, "move": view::legal_move_with_lfen(pos, m)}),
-        Err(e) => json!({"legal": false, "error": e.to_string(), "rule": e.rule()}),
+        Err(e) => json!({"legal": false, "error": i18n::illegal(&e, lang), "rule": e.rule()}),
     })
 }
 
-async fn explain(b: Result<Bytes, BytesRejection>) -> ApiResult<Response> {
+async fn explain(lang: Lang, b: Result<Bytes, BytesRejection>) -> ApiResult<Response> {
     let req: ExplainRequest = body(b)?;
     let lfen = req
         .lfen
         .ok_or_else(|| ApiError::bad_request("missing field `lfen`"))?;
     let pos = read_position(&lfen, parse_rules(req.rules.as_deref())?)?;
-    Ok(axum::Json(explain_in(&pos, &req.squares)?).into_response())
+    Ok(axum::Json(explain_in(&pos, &req.squares, lang)?).into_response())
 }
 
 async fn game_explain(
     State(app): State<App>,
     Path(id): Path<String>,
+    lang: Lang,
     b: Result<Bytes, BytesRejection>,
 ) -> ApiResult<Response> {
     let req: ExplainRequest = body(b)?;
     let pos = app.hub.position_of(&id).await?;
-    Ok(axum::Json(explain_in(&pos, &req.squares)?).into_response())
+    Ok(axum::Json(explain_in(&pos, &req.squares, lang)?).into_response())
 }
 
 #[derive(Deserialize)]

@@ -3,6 +3,8 @@
 
 use std::sync::LazyLock;
 
+use crate::i18n::Lang;
+
 include!(concat!(env!("OUT_DIR"), "/assets.rs"));
 
 /// Shown when the app's files are missing from a build.
@@ -14,8 +16,37 @@ pub fn get(name: &str) -> Option<(&'static [u8], &'static str)> {
     Some((bytes, content_type(name)))
 }
 
-pub fn index() -> &'static [u8] {
-    get("index.html").map_or(FALLBACK_INDEX.as_bytes(), |(b, _)| b)
+/// The app's page, marked with the reader's language (the page's
+/// scripts read it to pick their words).
+pub fn index(lang: Lang) -> String {
+    let page = get("index.html").map_or(FALLBACK_INDEX.as_bytes(), |(b, _)| b);
+    String::from_utf8_lossy(page).replacen(
+        "<html lang=\"en\">",
+        &format!("<html lang=\"{}\">", lang.code()),
+        1,
+    )
+}
+
+/// A page for an address that leads nowhere, in the reader's language.
+pub fn not_found_page(lang: Lang) -> String {
+    let t = |k: &str| escape(&crate::i18n::template(k, lang));
+    format!(
+        "<!doctype html><html lang=\"{code}\"><head><meta charset=\"utf-8\">\
+<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\
+<title>{title} — Legion</title><link rel=\"stylesheet\" href=\"/static/style.css\"></head>\
+<body><main class=\"not-found\"><h1>{title}</h1><p>{text}</p><p><a href=\"/\">{home}</a></p></main></body></html>",
+        code = lang.code(),
+        title = t("server.page_not_found"),
+        text = t("server.page_not_found_text"),
+        home = t("server.page_not_found_home"),
+    )
+}
+
+fn escape(s: &str) -> String {
+    s.replace('&', "&amp;")
+        .replace('<', "&lt;")
+        .replace('>', "&gt;")
+        .replace('"', "&quot;")
 }
 
 fn content_type(name: &str) -> &'static str {
@@ -33,13 +64,25 @@ fn content_type(name: &str) -> &'static str {
 }
 
 pub const RULES_MD: &str = include_str!("../../../docs/RULES.md");
+/// The Russian translation (docs/RULES.md is the authority).
+pub const RULES_RU_MD: &str = include_str!("../../../docs/RULES.ru.md");
 
-/// RULES.md as HTML, rendered once.
-pub static RULES_HTML: LazyLock<String> = LazyLock::new(|| {
+fn markdown(md: &str) -> String {
     let mut options = pulldown_cmark::Options::empty();
     options.insert(pulldown_cmark::Options::ENABLE_TABLES);
-    let parser = pulldown_cmark::Parser::new_ext(RULES_MD, options);
+    let parser = pulldown_cmark::Parser::new_ext(md, options);
     let mut html = String::new();
     pulldown_cmark::html::push_html(&mut html, parser);
     html
-});
+}
+
+/// The rules as HTML, rendered once per language.
+static RULES_HTML: LazyLock<String> = LazyLock::new(|| markdown(RULES_MD));
+static RULES_RU_HTML: LazyLock<String> = LazyLock::new(|| markdown(RULES_RU_MD));
+
+pub fn rules_html(lang: Lang) -> &'static str {
+    match lang {
+        Lang::En => &RULES_HTML,
+        Lang::Ru => &RULES_RU_HTML,
+    }
+}

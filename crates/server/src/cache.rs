@@ -118,6 +118,8 @@ mod tests {
             draw_offer: None,
             takeback_offer: None,
             deadline_ms: None,
+            rematch_offer: None,
+            rematch: None,
         };
         crate::live::rebuild(row, &[], IpAddr::V4(Ipv4Addr::LOCALHOST)).unwrap()
     }

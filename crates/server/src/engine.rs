@@ -10,8 +10,11 @@ use legion_engine::{Config, Engine, Limits, Options, Outcome, Table, search};
 use legion_rules::{Move, Position};
 
 use crate::cache::Handle;
+use axum::http::StatusCode;
+
 use crate::error::{ApiError, ApiResult};
 use crate::hub::Hub;
+use crate::i18n::{self, Text};
 use crate::ids::now_ms;
 use crate::live::Live;
 use crate::model::Side;
@@ -28,9 +31,14 @@ const DRAW_MARGIN: i32 = 50;
 impl From<PoolError> for ApiError {
     fn from(e: PoolError) -> ApiError {
         match e {
-            PoolError::Full => ApiError::busy(e.to_string()),
-            PoolError::TooMany(_) => ApiError::RateLimited {
-                message: e.to_string(),
+            PoolError::Full => ApiError::said(
+                StatusCode::SERVICE_UNAVAILABLE,
+                Text::new("server.engine_busy"),
+            ),
+            PoolError::TooMany(n) => ApiError::RateLimited {
+                message: Text::new("server.engine_too_many")
+                    .arg("count", n)
+                    .render(i18n::current()),
                 retry_after: Duration::from_secs(1),
             },
             PoolError::Stopped => ApiError::internal("an engine search ended without an answer"),

@@ -8,6 +8,7 @@ use axum::http::{HeaderValue, StatusCode, header};
 use axum::response::{IntoResponse, Response};
 use serde::Serialize;
 
+use crate::i18n::{Lang, Text};
 use crate::store::StoreError;
 
 #[derive(Debug, thiserror::Error)]
@@ -16,8 +17,10 @@ pub enum ApiError {
     #[error("{message}")]
     Refused {
         status: StatusCode,
+        /// In English; `text`, when there is one, renders it in any language.
         message: String,
         rule: Option<String>,
+        text: Option<Text>,
     },
     /// Too many requests from one client; try again after `retry_after`.
     #[error("{message}")]
@@ -38,6 +41,9 @@ struct Body<'a> {
     error: &'a str,
     #[serde(skip_serializing_if = "Option::is_none")]
     rule: Option<&'a str>,
+    /// What went wrong, for programs: the key of the message's words.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    code: Option<&'a str>,
     #[serde(skip_serializing_if = "Option::is_none")]
     id: Option<&'a str>,
 }
@@ -48,6 +54,43 @@ impl ApiError {
             status,
             message: message.into(),
             rule: None,
+            text: None,
+        }
+    }
+
+    /// A refusal in words of the translation files.
+    pub fn said(status: StatusCode, text: Text) -> ApiError {
+        ApiError::Refused {
+            status,
+            message: text.render(Lang::En),
+            rule: None,
+            text: Some(text),
+        }
+    }
+
+    /// A move that breaks a rule: the rule, and why, in any language.
+    pub fn illegal(e: &legion_rules::Illegal) -> ApiError {
+        ApiError::Refused {
+            status: StatusCode::BAD_REQUEST,
+            message: e.to_string(),
+            rule: Some(e.rule().to_string()),
+            text: Some(
+                Text::new("illegal.with_rule")
+                    .with("illegal", crate::i18n::Arg::Illegal(Box::new(e.clone()))),
+            ),
+        }
+    }
+
+    /// A move that cannot be read or played.
+    pub fn bad_move(e: &legion_rules::MoveParseError) -> ApiError {
+        match e {
+            legion_rules::MoveParseError::Illegal(i) => ApiError::illegal(i),
+            other => ApiError::Refused {
+                status: StatusCode::BAD_REQUEST,
+                message: other.to_string(),
+                rule: Some(other.rule().to_string()),
+                text: None,
+            },
         }
     }
 
@@ -77,14 +120,6 @@ impl ApiError {
 
     /// A refusal by the rules: the message of the rules library, which
     /// starts with the rule it cites ("4.2: ..."), with that rule.
-    pub fn rule(status: StatusCode, message: impl Into<String>, rule: Option<&str>) -> ApiError {
-        ApiError::Refused {
-            status,
-            message: message.into(),
-            rule: rule.map(str::to_string),
-        }
-    }
-
     /// A message of the rules library: its rule is the number it starts with.
     pub fn from_rules_text(message: impl Into<String>) -> ApiError {
         let message = message.into();
@@ -93,6 +128,7 @@ impl ApiError {
             status: StatusCode::BAD_REQUEST,
             message,
             rule,
+            text: None,
         }
     }
 
@@ -108,9 +144,24 @@ impl ApiError {
         }
     }
 
-    /// The JSON body; an internal error is logged here under a new id.
+    /// The JSON body in the language of the request being answered; an
+    /// internal error is logged here under a new id.
     pub fn body(&self) -> serde_json::Value {
+        self.body_in(crate::i18n::current())
+    }
+
+    pub fn body_in(&self, lang: Lang) -> serde_json::Value {
+        let rendered;
         let (error, rule, id) = match self {
+            ApiError::Refused {
+                message,
+                rule,
+                text: Some(t),
+                ..
+            } if lang != Lang::En => {
+                rendered = t.render(lang);
+                (rendered.as_str(), rule.as_deref(), None)
+            }
             ApiError::Refused { message, rule, .. } => (message.as_str(), rule.as_deref(), None),
             ApiError::RateLimited { message, .. } => (message.as_str(), None, None),
             ApiError::Internal(detail) => {
@@ -119,7 +170,26 @@ impl ApiError {
                 return serde_json::json!({"error": "internal error", "id": id});
             }
         };
-        serde_json::to_value(Body { error, rule, id }).unwrap_or_default()
+        let code = match self {
+            ApiError::Refused { text: Some(t), .. } => Some(code_of(t)),
+            ApiError::RateLimited { .. } => Some("server.rate_limited"),
+            _ => None,
+        };
+        serde_json::to_value(Body {
+            error,
+            rule,
+            code,
+            id,
+        })
+        .unwrap_or_default()
+    }
+}
+
+/// The key of a text, or of the explanation it carries.
+fn code_of(t: &Text) -> &'static str {
+    match t.args.first() {
+        Some((_, crate::i18n::Arg::Illegal(e))) => crate::i18n::illegal_text(e, Lang::En).key,
+        _ => t.key,
     }
 }
 

@@ -11,6 +11,7 @@ use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
 
 use crate::error::ApiError;
+use crate::i18n::Lang;
 use crate::limits::BehindProxy;
 use crate::metrics::{Metrics, StatusLabel};
 
@@ -151,14 +152,12 @@ fn check(site: &Site, req: &Request) -> Result<(), ApiError> {
     Ok(())
 }
 
-/// An error answer without a JSON body (axum's 405, a panic's 500) gets one.
+/// An error answer without a body of its own (axum's 405) gets a JSON one.
 fn with_json_error(resp: Response) -> Response {
     let status = resp.status();
-    let is_json = resp
-        .headers()
-        .get(header::CONTENT_TYPE)
-        .is_some_and(|v| v.as_bytes().starts_with(b"application/json"));
-    if !(status.is_client_error() || status.is_server_error()) || is_json {
+    // Answers that say what they are (our JSON, the HTML 404 page) stay.
+    let typed = resp.headers().contains_key(header::CONTENT_TYPE);
+    if !(status.is_client_error() || status.is_server_error()) || typed {
         return resp;
     }
     let allow = resp.headers().get(header::ALLOW).cloned();
@@ -194,14 +193,21 @@ pub struct Edge {
 }
 
 pub async fn edge(State(edge): State<Edge>, mut req: Request<Body>, next: Next) -> Response {
-    let mut resp = match check(&edge.site, &req) {
-        Err(e) => e.into_response(),
-        Ok(()) => {
-            req.extensions_mut()
-                .insert(BehindProxy(edge.site.behind_proxy));
-            with_json_error(next.run(req).await)
-        }
-    };
+    // Errors are written in the reader's language (crate::i18n).
+    let lang = Lang::of(req.headers());
+    let behind_proxy = edge.site.behind_proxy;
+    let checked = check(&edge.site, &req);
+    let mut resp = crate::i18n::LANG
+        .scope(lang, async move {
+            match checked {
+                Err(e) => e.into_response(),
+                Ok(()) => {
+                    req.extensions_mut().insert(BehindProxy(behind_proxy));
+                    with_json_error(next.run(req).await)
+                }
+            }
+        })
+        .await;
     secure(resp.headers_mut());
     edge.metrics
         .http

@@ -15,7 +15,10 @@ use tokio::sync::broadcast;
 
 use crate::cache::{GameCache, Handle};
 use crate::clock::Clock;
+use axum::http::StatusCode;
+
 use crate::error::{ApiError, ApiResult};
+use crate::i18n::{Arg, Text};
 use crate::ids::{now_ms, random_id};
 use crate::live::{Json, Live, apply_declared, deadline_of, rebuild};
 use crate::metrics::Metrics;
@@ -38,6 +41,8 @@ pub struct Hub {
     /// Time for each side's first move in a clocked game.
     pub(crate) first_move_ms: i64,
     pub(crate) metrics: Arc<Metrics>,
+    /// Whole-game analyses under way.
+    pub(crate) running: crate::analysis::Running,
 }
 
 /// Parameters of a new game (`POST /api/games`), already checked.
@@ -69,11 +74,9 @@ pub struct Joined {
 
 fn over(status: Status) -> Option<ApiError> {
     match status {
-        Status::Over => Some(ApiError::conflict("the game is over: its result is final")),
-        Status::Aborted => Some(ApiError::conflict("the game was aborted")),
-        Status::Waiting => Some(ApiError::conflict(
-            "the game has not started: the invite has not been claimed yet",
-        )),
+        Status::Over => Some(conflict(Text::new("server.game_over"))),
+        Status::Aborted => Some(conflict(Text::new("server.game_aborted"))),
+        Status::Waiting => Some(conflict(Text::new("server.not_started"))),
         Status::Active => None,
     }
 }
@@ -83,9 +86,20 @@ pub(crate) fn must_be_active(g: &Live) -> ApiResult<()> {
     over(g.status()).map_or(Ok(()), Err)
 }
 
-pub(crate) fn seated(g: &Live, token: Option<&str>, what: &str) -> ApiResult<Seat> {
+pub(crate) fn seated(g: &Live, token: Option<&str>) -> ApiResult<Seat> {
     seat_of(&g.row, token)
-        .ok_or_else(|| ApiError::forbidden(format!("{what} needs your seat's token")))
+        .ok_or_else(|| ApiError::said(StatusCode::FORBIDDEN, Text::new("server.needs_seat")))
+}
+
+pub(crate) fn conflict(text: Text) -> ApiError {
+    ApiError::said(StatusCode::CONFLICT, text)
+}
+
+fn no_game(id: &str) -> ApiError {
+    ApiError::said(
+        StatusCode::NOT_FOUND,
+        Text::new("server.no_game").arg("id", id),
+    )
 }
 
 impl Hub {
@@ -103,6 +117,7 @@ impl Hub {
             engine_movetime,
             first_move_ms: first_move.as_millis() as i64,
             metrics: Arc::new(Metrics::default()),
+            running: Default::default(),
         })
     }
 
@@ -114,7 +129,7 @@ impl Hub {
         &self.metrics
     }
 
-    async fn blocking<T: Send + 'static>(
+    pub(crate) async fn blocking<T: Send + 'static>(
         &self,
         f: impl FnOnce(&Store) -> Result<T, crate::store::StoreError> + Send + 'static,
     ) -> ApiResult<T> {
@@ -128,14 +143,14 @@ impl Hub {
     /// The live game `id`, from memory or the store.
     pub async fn get(self: &Arc<Self>, id: &str) -> ApiResult<Handle> {
         if id.is_empty() || id.len() > 32 || !id.chars().all(|c| c.is_ascii_alphanumeric()) {
-            return Err(ApiError::not_found(format!("no game '{id}'")));
+            return Err(no_game(id));
         }
         if let Some(h) = self.games.get(id) {
             return Ok(h);
         }
         let key = id.to_string();
         let Some((row, moves)) = self.blocking(move |s| s.load(&key)).await? else {
-            return Err(ApiError::not_found(format!("no game '{id}'")));
+            return Err(no_game(id));
         };
         let live = rebuild(row, &moves, SERVER)
             .map_err(|e| ApiError::internal(format!("game {id}: {e}")))?;
@@ -239,7 +254,7 @@ impl Hub {
                 c
             }
         });
-        let mut row = GameRow {
+        let row = GameRow {
             id: id.clone(),
             created_ms: now,
             mode: new.mode,
@@ -256,7 +271,28 @@ impl Hub {
             draw_offer: None,
             takeback_offer: None,
             deadline_ms: None,
+            rematch_offer: None,
+            rematch: None,
         };
+        let state = self.open_game(row, client, seat).await?;
+        Ok(Created {
+            id,
+            token: mine,
+            seat,
+            invite,
+            state,
+        })
+    }
+
+    /// Stores a new game, keeps it in memory and starts the engine if it
+    /// moves first; the state for `seat`.
+    pub(crate) async fn open_game(
+        self: &Arc<Self>,
+        mut row: GameRow,
+        client: ClientKey,
+        seat: Seat,
+    ) -> ApiResult<Json> {
+        let id = row.id.clone();
         let mut live = rebuild(row.clone(), &[], client).map_err(ApiError::internal)?;
         row.deadline_ms = deadline_of(&row, &live.game, self.first_move_ms);
         live.row.deadline_ms = row.deadline_ms;
@@ -267,14 +303,7 @@ impl Hub {
         if g.engine_to_move() {
             self.schedule_engine(&mut g, handle.clone());
         }
-        let state = self.full(&mut g, Some(seat));
-        Ok(Created {
-            id,
-            token: mine,
-            seat,
-            invite,
-            state,
-        })
+        Ok(self.full(&mut g, Some(seat)))
     }
 
     /// Claims a friend game's invite: the open seat gets a new token and
@@ -282,22 +311,22 @@ impl Hub {
     pub async fn join(self: &Arc<Self>, id: &str, invite: &str) -> ApiResult<Joined> {
         let handle = self.get(id).await?;
         let mut g = handle.lock().await;
-        let code = g
-            .row
-            .invite
-            .clone()
-            .ok_or_else(|| ApiError::forbidden("this game has no invite"))?;
+        let code =
+            g.row.invite.clone().ok_or_else(|| {
+                ApiError::said(StatusCode::FORBIDDEN, Text::new("server.no_invite"))
+            })?;
         if !crate::ids::same_secret(&code, invite) {
-            return Err(ApiError::forbidden("that is not this game's invite"));
+            return Err(ApiError::said(
+                StatusCode::FORBIDDEN,
+                Text::new("server.wrong_invite"),
+            ));
         }
         let Some(side) = open_side(&g.row) else {
-            return Err(ApiError::conflict(
-                "this invite has already been used: the link now lets you watch",
-            ));
+            return Err(conflict(Text::new("server.invite_used")));
         };
         if g.status() != Status::Waiting {
             return Err(
-                over(g.status()).unwrap_or_else(|| ApiError::conflict("the game has started"))
+                over(g.status()).unwrap_or_else(|| conflict(Text::new("server.invite_used")))
             );
         }
         let now = now_ms();
@@ -360,25 +389,30 @@ impl Hub {
             }
         }
         if ply != played {
-            return Err(ApiError::conflict(format!(
-                "stale move: {played} moves have been played, not {ply}"
-            )));
+            return Err(conflict(
+                Text::new("server.stale_move")
+                    .arg("played", played)
+                    .arg("ply", ply),
+            ));
         }
         must_be_active(&g)?;
         let Some(seat) = seat else {
-            return Err(ApiError::forbidden(
-                "only a seated player may move: this needs your seat's token",
+            return Err(ApiError::said(
+                StatusCode::FORBIDDEN,
+                Text::new("server.only_seated_move"),
             ));
         };
         let turn = g.turn();
         if !seat.may_move(turn) {
-            return Err(ApiError::conflict(format!("it is {turn}'s turn")));
+            return Err(conflict(
+                Text::new("server.not_your_turn").with("side", Arg::Side(turn)),
+            ));
         }
         if g.engine_thinking {
-            return Err(ApiError::conflict("the engine is thinking"));
+            return Err(conflict(Text::new("server.engine_thinking")));
         }
         let before = *g.game.position();
-        let m = parse_move(&before, text).map_err(|e| ApiError::from_rules_text(e.to_string()))?;
+        let m = parse_move(&before, text).map_err(|e| ApiError::bad_move(&e))?;
         g.client = client;
         self.commit_move(&mut g, m, now).await?;
         if g.engine_to_move() {
@@ -465,15 +499,13 @@ impl Hub {
         let mut g = handle.lock().await;
         let now = now_ms();
         self.settle(&mut g, now).await?;
-        let seat = seated(&g, token, "undo")?;
+        let seat = seated(&g, token)?;
         if g.row.mode == Mode::Friend {
-            return Err(ApiError::conflict(
-                "in a game between two people, ask for a takeback instead",
-            ));
+            return Err(conflict(Text::new("server.ask_takeback")));
         }
         must_be_active(&g)?;
         if g.played() == 0 {
-            return Err(ApiError::conflict("there is no move to take back"));
+            return Err(conflict(Text::new("server.nothing_to_undo")));
         }
         let mut ply = g.played() - 1;
         if g.row.mode == Mode::Engine {
@@ -482,7 +514,7 @@ impl Hub {
                 ply -= 1;
             }
             if !seat.may_move(positions[ply].turn().into()) {
-                return Err(ApiError::conflict("there is no move of yours to take back"));
+                return Err(conflict(Text::new("server.no_move_of_yours")));
             }
         }
         self.take_back_to(&mut g, &handle, ply, now).await?;
@@ -494,7 +526,7 @@ impl Hub {
         let mut g = handle.lock().await;
         let now = now_ms();
         self.settle(&mut g, now).await?;
-        let seat = seated(&g, token, "resigning")?;
+        let seat = seated(&g, token)?;
         must_be_active(&g)?;
         let loser = seat.side(g.turn());
         self.declare(&mut g, Declared::Resigned(loser), now).await?;

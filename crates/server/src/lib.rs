@@ -3,6 +3,7 @@
 //! in an embedded SQLite database. docs/HOSTING.md tells how to run it
 //! for strangers.
 
+pub mod analysis;
 pub mod api;
 pub mod assets;
 pub mod cache;
@@ -11,6 +12,7 @@ pub mod engine;
 pub mod error;
 pub mod guard;
 pub mod hub;
+pub mod i18n;
 pub mod ids;
 pub mod limits;
 pub mod live;
@@ -103,11 +105,15 @@ pub fn app(config: &Config) -> Result<Built, ServerError> {
     let app = App {
         hub: hub.clone(),
         limits: Arc::new(l.clone()),
-        new_games: Arc::new(Rate::new(l.games_per_minute, l.games_burst, "new games")),
+        new_games: Arc::new(Rate::new(
+            l.games_per_minute,
+            l.games_burst,
+            "server.what_games",
+        )),
         analyses: Arc::new(Rate::new(
             l.analyses_per_minute,
             l.analyses_burst,
-            "analyses",
+            "server.what_analyses",
         )),
         sockets: Sockets::new(l.sockets_total, l.sockets_per_client),
         shutdown,

@@ -125,7 +125,8 @@ pub struct Rate {
 }
 
 impl Rate {
-    /// `per_minute` 0 means no limit.
+    /// `per_minute` 0 means no limit; `what` is the key of the words for
+    /// what is limited.
     pub fn new(per_minute: u32, burst: u32, what: &'static str) -> Rate {
         let limiter = NonZeroU32::new(per_minute).map(|n| {
             let burst = NonZeroU32::new(burst).unwrap_or(n);
@@ -141,11 +142,13 @@ impl Rate {
         l.check_key(&client.0).map_err(|not_until| {
             let wait = not_until.wait_time_from(DefaultClock::default().now());
             ApiError::RateLimited {
-                message: format!(
-                    "too many {} from your address; try again in {} s",
-                    self.what,
-                    wait.as_secs() + 1
-                ),
+                message: {
+                    let lang = crate::i18n::current();
+                    crate::i18n::Text::new("server.rate_limited")
+                        .arg("what", crate::i18n::Text::new(self.what).render(lang))
+                        .arg("secs", wait.as_secs() + 1)
+                        .render(lang)
+                },
                 retry_after: wait,
             }
         })
@@ -243,7 +246,7 @@ mod tests {
 
     #[test]
     fn a_bucket_refuses_past_its_burst_and_says_when() {
-        let rate = Rate::new(6, 3, "new games");
+        let rate = Rate::new(6, 3, "server.what_games");
         for _ in 0..3 {
             rate.check(client(1)).unwrap();
         }
@@ -257,7 +260,10 @@ mod tests {
         };
         // 6 a minute: one more every 10 s.
         assert!(retry_after <= Duration::from_secs(10) && retry_after > Duration::from_secs(8));
-        assert!(message.starts_with("too many new games"), "{message}");
+        assert!(
+            message.starts_with("too many requests (new games)"),
+            "{message}"
+        );
         // Another client has its own bucket.
         rate.check(client(2)).unwrap();
         // No limit at all when the host sets 0.

@@ -14,6 +14,7 @@ use serde_json::value::RawValue;
 use tokio::sync::broadcast;
 
 use crate::clock::ClockView;
+use crate::i18n;
 use crate::model::{Declared, Mode, Side, Status};
 use crate::pool::ClientKey;
 use crate::seats::Seat;
@@ -68,7 +69,9 @@ pub struct Core {
     board: serde_json::Value,
     status: Status,
     result: &'static str,
+    /// Why the game ended, in English; `reason_i18n` for any language.
     reason: Option<String>,
+    reason_i18n: Option<serde_json::Value>,
     check: bool,
     kings: serde_json::Value,
     phase: u8,
@@ -77,6 +80,9 @@ pub struct Core {
     must_capture: Vec<String>,
     draw_offer: Option<Side>,
     takeback_offer: Option<Side>,
+    rematch_offer: Option<Side>,
+    /// The id of the rematch, once there is one.
+    rematch: Option<String>,
     engine_thinking: bool,
 }
 
@@ -247,10 +253,11 @@ impl Live {
         let status = self.status();
         let active = status == Status::Active;
         let outcome = self.game.outcome();
-        let reason = match self.row.declared.and_then(Declared::abort_reason) {
-            Some(r) => Some(r),
-            None => outcome.map(|o| o.to_string()),
+        let why = match self.row.declared.and_then(i18n::aborted) {
+            Some(t) => Some(t),
+            None => outcome.map(i18n::outcome),
         };
+        let reason = why.as_ref().map(|t| t.render(i18n::Lang::En));
         let legal: Vec<serde_json::Value> = if active {
             view::legal_moves(pos, false)
         } else {
@@ -270,6 +277,7 @@ impl Live {
             status,
             result: outcome.map_or("*", |o| o.result()),
             reason,
+            reason_i18n: why.map(|t| t.json()),
             check: pos.is_check(),
             kings: view::kings(pos),
             phase: view::phase(pos),
@@ -285,6 +293,8 @@ impl Live {
             },
             draw_offer: self.row.draw_offer,
             takeback_offer: self.row.takeback_offer,
+            rematch_offer: self.row.rematch_offer,
+            rematch: self.row.rematch.clone(),
             engine_thinking: self.engine_thinking,
         });
         self.core = Some(core.clone());

@@ -148,19 +148,6 @@ impl Declared {
     pub fn is_abort(self) -> bool {
         matches!(self, Declared::Aborted(_) | Declared::NoFirstMove(_))
     }
-
-    /// Why an aborted game was aborted, in words.
-    pub fn abort_reason(self) -> Option<String> {
-        match self {
-            Declared::Aborted(s) => Some(format!(
-                "Aborted by {s} before both sides had moved (no result)"
-            )),
-            Declared::NoFirstMove(s) => Some(format!(
-                "Aborted: {s} did not make a first move in time (no result)"
-            )),
-            _ => None,
-        }
-    }
 }
 
 #[cfg(test)]

@@ -3,12 +3,17 @@
 
 use std::sync::Arc;
 
+use crate::clock::Clock;
 use crate::error::{ApiError, ApiResult};
-use crate::hub::{Hub, must_be_active, seated};
+use crate::hub::{Hub, conflict, must_be_active, seated};
+use crate::i18n::Text;
 use crate::ids::now_ms;
+use crate::ids::random_id;
 use crate::live::{Json, Live};
 use crate::model::{Declared, Mode, Side, Status};
 use crate::pool::ClientKey;
+use crate::seats::Seat;
+use crate::store::GameRow;
 
 /// An answer to an offer.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Deserialize)]
@@ -39,7 +44,7 @@ impl Hub {
         let mut g = handle.lock().await;
         let now = now_ms();
         self.settle(&mut g, now).await?;
-        let seat = seated(&g, token, "a draw offer")?;
+        let seat = seated(&g, token)?;
         must_be_active(&g)?;
         let me = seat.side(g.turn());
         match action {
@@ -52,9 +57,7 @@ impl Hub {
                 let accepts = self.engine_accepts_draw(pos, me.other(), client).await?;
                 let mut g = handle.lock().await;
                 if g.version != version {
-                    return Err(ApiError::conflict(
-                        "the game changed while the engine considered your offer; offer again",
-                    ));
+                    return Err(conflict(Text::new("server.changed_meanwhile")));
                 }
                 if accepts {
                     self.declare(&mut g, Declared::DrawAgreed, now_ms()).await?;
@@ -74,13 +77,13 @@ impl Hub {
                 // On one device the same seat offers and accepts.
                 let own = offer == Some(me) && g.row.mode != Mode::Local;
                 if offer.is_none() || own {
-                    return Err(ApiError::conflict("there is no draw offer to accept"));
+                    return Err(conflict(Text::new("server.no_draw_to_accept")));
                 }
                 self.declare(&mut g, Declared::DrawAgreed, now).await?;
             }
             Action::Decline => {
                 if g.row.draw_offer.is_none() {
-                    return Err(ApiError::conflict("there is no draw offer to decline"));
+                    return Err(conflict(Text::new("server.no_draw_to_decline")));
                 }
                 let mut row = g.row.clone();
                 row.draw_offer = None;
@@ -101,18 +104,16 @@ impl Hub {
         let mut g = handle.lock().await;
         let now = now_ms();
         self.settle(&mut g, now).await?;
-        let seat = seated(&g, token, "a takeback")?;
+        let seat = seated(&g, token)?;
         if g.row.mode != Mode::Friend {
-            return Err(ApiError::conflict(
-                "takebacks are asked for in games between two people; use undo",
-            ));
+            return Err(conflict(Text::new("server.use_undo")));
         }
         must_be_active(&g)?;
         let me = seat.side(g.turn());
         match action {
             Action::Offer => {
                 if last_move_of(&g, me).is_none() {
-                    return Err(ApiError::conflict("you have no move to take back"));
+                    return Err(conflict(Text::new("server.no_move_of_yours")));
                 }
                 if g.row.takeback_offer != Some(me) {
                     let mut row = g.row.clone();
@@ -122,7 +123,7 @@ impl Hub {
             }
             Action::Accept => {
                 let Some(asker) = g.row.takeback_offer.filter(|&s| s != me) else {
-                    return Err(ApiError::conflict("there is no takeback request to accept"));
+                    return Err(conflict(Text::new("server.no_takeback_to_accept")));
                 };
                 let Some(ply) = last_move_of(&g, asker) else {
                     return Err(ApiError::internal("a takeback request without a move"));
@@ -131,9 +132,7 @@ impl Hub {
             }
             Action::Decline => {
                 if g.row.takeback_offer.is_none() {
-                    return Err(ApiError::conflict(
-                        "there is no takeback request to decline",
-                    ));
+                    return Err(conflict(Text::new("server.no_takeback_to_decline")));
                 }
                 let mut row = g.row.clone();
                 row.takeback_offer = None;
@@ -149,17 +148,113 @@ impl Hub {
         let mut g = handle.lock().await;
         let now = now_ms();
         self.settle(&mut g, now).await?;
-        let seat = seated(&g, token, "aborting")?;
+        let seat = seated(&g, token)?;
         if g.status() != Status::Waiting {
             must_be_active(&g)?;
         }
         if g.played() >= 2 {
-            return Err(ApiError::conflict(
-                "both sides have moved: the game can no longer be aborted (resign instead)",
-            ));
+            return Err(conflict(Text::new("server.too_late_to_abort")));
         }
         let side = seat.side(g.turn());
         self.declare(&mut g, Declared::Aborted(side), now).await?;
         Ok(self.full(&mut g, Some(seat)))
+    }
+}
+
+/// A rematch: the new game, for the one who asked or accepted.
+pub struct Rematch {
+    pub id: String,
+    pub token: String,
+    pub seat: Seat,
+    pub state: Json,
+}
+
+impl Hub {
+    /// After a game: the same game again with colours swapped. Against the
+    /// engine or on one device it starts at once; between two people one
+    /// asks and the other accepts. Each keeps their token, now for the
+    /// other colour, so both pages follow without a new invite.
+    pub async fn rematch(
+        self: &Arc<Self>,
+        id: &str,
+        token: Option<&str>,
+        action: Action,
+        client: ClientKey,
+    ) -> ApiResult<Option<Rematch>> {
+        let handle = self.get(id).await?;
+        let mut g = handle.lock().await;
+        let now = now_ms();
+        self.settle(&mut g, now).await?;
+        let seat = seated(&g, token)?;
+        if matches!(g.status(), Status::Active | Status::Waiting) {
+            return Err(conflict(Text::new("server.rematch_after_end")));
+        }
+        if g.row.rematch.is_some() {
+            return Err(conflict(Text::new("server.rematch_exists")));
+        }
+        let me = seat.side(g.turn());
+        if g.row.mode == Mode::Friend {
+            match action {
+                Action::Offer if g.row.rematch_offer != Some(me) => {
+                    let mut row = g.row.clone();
+                    row.rematch_offer = Some(me);
+                    self.save(&mut g, row).await?;
+                    return Ok(None);
+                }
+                Action::Offer => return Ok(None),
+                Action::Decline => {
+                    if g.row.rematch_offer.is_none() {
+                        return Err(conflict(Text::new("server.no_rematch_offer")));
+                    }
+                    let mut row = g.row.clone();
+                    row.rematch_offer = None;
+                    self.save(&mut g, row).await?;
+                    return Ok(None);
+                }
+                Action::Accept if g.row.rematch_offer.is_some_and(|s| s != me) => {}
+                Action::Accept => return Err(conflict(Text::new("server.no_rematch_offer"))),
+            }
+        }
+        let old = g.row.clone();
+        let new_id = random_id(10);
+        let started = Some(now);
+        let row = GameRow {
+            id: new_id.clone(),
+            created_ms: now,
+            mode: old.mode,
+            rules: old.rules.clone(),
+            start_lfen: old.start_lfen.clone(),
+            level: old.level,
+            engine_color: old.engine_color.map(Side::other),
+            white_token: old.black_token.clone(),
+            black_token: old.white_token.clone(),
+            invite: None,
+            started_ms: started,
+            clock: old
+                .clock
+                .map(|c| Clock::new(c.initial_ms, c.increment_ms).restarted(now)),
+            declared: None,
+            draw_offer: None,
+            takeback_offer: None,
+            deadline_ms: None,
+            rematch_offer: None,
+            rematch: None,
+        };
+        let new_seat = match seat {
+            Seat::White => Seat::Black,
+            Seat::Black => Seat::White,
+            Seat::Both => Seat::Both,
+        };
+        let state = self.open_game(row, client, new_seat).await?;
+        let mut row = g.row.clone();
+        row.rematch = Some(new_id.clone());
+        row.rematch_offer = None;
+        self.save(&mut g, row).await?;
+        Ok(Some(Rematch {
+            id: new_id,
+            token: token.unwrap_or_default().to_string(),
+            seat: new_seat,
+            state,
+        }))
     }
 }

@@ -22,6 +22,17 @@ pub enum Priority {
     GameMove,
     Draw,
     Analysis,
+    /// Work nobody waits for (a whole game's analysis): last, unbounded
+    /// (the server itself asks, one position at a time).
+    Background,
+}
+
+impl Priority {
+    /// Searches a client asks for and waits on: bounded per client and in
+    /// the queue.
+    fn limited(self) -> bool {
+        matches!(self, Priority::Draw | Priority::Analysis)
+    }
 }
 
 #[derive(Debug, thiserror::Error, PartialEq, Eq)]
@@ -140,12 +151,8 @@ impl EnginePool {
         let (tx, rx) = oneshot::channel();
         let stop = Arc::new(AtomicBool::new(false));
         let mut st = self.inner.lock();
-        if priority != Priority::GameMove {
-            let waiting = st
-                .queue
-                .iter()
-                .filter(|j| j.priority != Priority::GameMove)
-                .count();
+        if priority.limited() {
+            let waiting = st.queue.iter().filter(|j| j.priority.limited()).count();
             if waiting >= self.inner.capacity {
                 return Err(PoolError::Full);
             }
@@ -202,7 +209,7 @@ fn worker(inner: &Inner) {
                     if st.queue[i].stop.load(Ordering::Relaxed) {
                         let gone = st.queue.swap_remove(i);
                         count_down(&mut st.outstanding, gone.client);
-                        if gone.priority != Priority::GameMove {
+                        if gone.priority.limited() {
                             count_down(&mut st.low, gone.client);
                         }
                     } else {
@@ -241,7 +248,7 @@ fn worker(inner: &Inner) {
         let mut st = inner.lock();
         count_down(&mut st.outstanding, client);
         st.running_total -= 1;
-        if priority != Priority::GameMove {
+        if priority.limited() {
             count_down(&mut st.low, client);
         }
     }

@@ -96,6 +96,8 @@ mod tests {
             draw_offer: None,
             takeback_offer: None,
             deadline_ms: None,
+            rematch_offer: None,
+            rematch: None,
         }
     }
 

@@ -55,6 +55,10 @@ pub struct GameRow {
     /// When the server must look at the game if nothing happens (a flag
     /// fall, or the end of a first-move time); derived, kept for the sweep.
     pub deadline_ms: Option<i64>,
+    /// The side asking for a rematch (friend games), after the end.
+    pub rematch_offer: Option<Side>,
+    /// The game that followed this one as its rematch.
+    pub rematch: Option<String>,
 }
 
 /// A change to the database. Writes go through one writer thread that
@@ -78,6 +82,11 @@ pub enum Write {
     },
     /// Saves the off-board state (declared result, offers, clocks, seats).
     Update(GameRow),
+    /// Stores a game's analysis.
+    Analysis {
+        id: String,
+        report: String,
+    },
 }
 
 struct Job {
@@ -129,6 +138,14 @@ const MIGRATIONS: &[&str] = &[
     UPDATE games SET deadline_ms = turn_started_ms
         WHERE turn_started_ms IS NOT NULL AND declared IS NULL;
     CREATE INDEX games_deadline ON games(deadline_ms) WHERE deadline_ms IS NOT NULL;",
+    // 3: rematches.
+    "ALTER TABLE games ADD COLUMN rematch_offer TEXT;
+    ALTER TABLE games ADD COLUMN rematch TEXT;",
+    // 4: the engine's analysis of a finished game (JSON, crate::analysis).
+    "CREATE TABLE analyses (
+        game_id TEXT PRIMARY KEY REFERENCES games(id),
+        report TEXT NOT NULL
+    );",
 ];
 
 fn connect(path: &Path) -> Result<Connection, StoreError> {
@@ -157,7 +174,7 @@ fn migrate(conn: &mut Connection) -> Result<(), StoreError> {
 
 const COLUMNS: &str = "id, created_ms, mode, rules, start_lfen, level, engine_color, white_token,
     black_token, clock_initial_ms, clock_increment_ms, white_ms, black_ms, turn_started_ms,
-    declared, draw_offer, invite, started_ms, takeback_offer, deadline_ms";
+    declared, draw_offer, invite, started_ms, takeback_offer, deadline_ms, rematch_offer, rematch";
 
 /// A word read back from the database, or a `Corrupt` error naming it.
 fn word<T>(
@@ -193,6 +210,8 @@ struct RawRow {
     started_ms: Option<i64>,
     takeback_offer: Option<String>,
     deadline_ms: Option<i64>,
+    rematch_offer: Option<String>,
+    rematch: Option<String>,
 }
 
 fn raw_row(r: &rusqlite::Row<'_>) -> rusqlite::Result<RawRow> {
@@ -217,6 +236,8 @@ fn raw_row(r: &rusqlite::Row<'_>) -> rusqlite::Result<RawRow> {
         started_ms: r.get(17)?,
         takeback_offer: r.get(18)?,
         deadline_ms: r.get(19)?,
+        rematch_offer: r.get(20)?,
+        rematch: r.get(21)?,
     })
 }
 
@@ -252,6 +273,8 @@ impl RawRow {
             declared: word(&id, "declared result", self.declared, Declared::parse)?,
             draw_offer: word(&id, "draw offer", self.draw_offer, Side::parse)?,
             takeback_offer: word(&id, "takeback offer", self.takeback_offer, Side::parse)?,
+            rematch_offer: word(&id, "rematch offer", self.rematch_offer, Side::parse)?,
+            rematch: self.rematch,
             id: self.id,
             created_ms: self.created_ms,
             mode,
@@ -365,6 +388,18 @@ impl Store {
         })
     }
 
+    /// A game's stored analysis (JSON), if it has one.
+    pub fn analysis(&self, id: &str) -> Result<Option<String>, StoreError> {
+        self.read(|c| {
+            Ok(c.query_row(
+                "SELECT report FROM analyses WHERE game_id = ?1",
+                params![id],
+                |r| r.get(0),
+            )
+            .optional()?)
+        })
+    }
+
     /// Whether the database answers (for `/healthz`).
     pub fn check(&self) -> Result<(), StoreError> {
         self.read(|c| {
@@ -414,7 +449,7 @@ fn apply(c: &Connection, w: &Write) -> rusqlite::Result<()> {
             c.execute(
                 &format!(
                     "INSERT INTO games ({COLUMNS}) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10,
-                     ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19, ?20)"
+                     ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19, ?20, ?21, ?22)"
                 ),
                 params![
                     g.id,
@@ -437,6 +472,8 @@ fn apply(c: &Connection, w: &Write) -> rusqlite::Result<()> {
                     g.started_ms,
                     g.takeback_offer.map(Side::code),
                     g.deadline_ms,
+                    g.rematch_offer.map(Side::code),
+                    g.rematch,
                 ],
             )?;
             Ok(())
@@ -461,6 +498,13 @@ fn apply(c: &Connection, w: &Write) -> rusqlite::Result<()> {
             update_row(c, row)
         }
         Write::Update(row) => update_row(c, row),
+        Write::Analysis { id, report } => {
+            c.execute(
+                "INSERT OR REPLACE INTO analyses (game_id, report) VALUES (?1, ?2)",
+                params![id, report],
+            )?;
+            Ok(())
+        }
     }
 }
 
@@ -469,7 +513,7 @@ fn update_row(c: &Connection, g: &GameRow) -> rusqlite::Result<()> {
     c.prepare_cached(
         "UPDATE games SET white_ms = ?2, black_ms = ?3, turn_started_ms = ?4, declared = ?5,
             draw_offer = ?6, white_token = ?7, black_token = ?8, started_ms = ?9,
-            takeback_offer = ?10, deadline_ms = ?11
+            takeback_offer = ?10, deadline_ms = ?11, rematch_offer = ?12, rematch = ?13
          WHERE id = ?1",
     )?
     .execute(params![
@@ -484,6 +528,8 @@ fn update_row(c: &Connection, g: &GameRow) -> rusqlite::Result<()> {
         g.started_ms,
         g.takeback_offer.map(Side::code),
         g.deadline_ms,
+        g.rematch_offer.map(Side::code),
+        g.rematch,
     ])?;
     Ok(())
 }
@@ -510,6 +556,8 @@ mod tests {
             draw_offer: Some(Side::Black),
             takeback_offer: None,
             deadline_ms: Some(77),
+            rematch_offer: None,
+            rematch: None,
         }
     }
 

@@ -113,7 +113,11 @@ pub fn phase(pos: &Position) -> u8 {
 pub fn outcome(o: Option<Outcome>) -> Value {
     match o {
         None => Value::Null,
-        Some(o) => json!({"result": o.result(), "reason": o.to_string()}),
+        Some(o) => json!({
+            "result": o.result(),
+            "reason": o.to_string(),
+            "reason_i18n": crate::i18n::outcome(o).json(),
+        }),
     }
 }
 

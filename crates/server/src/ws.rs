@@ -18,6 +18,7 @@ use tokio::time::Instant;
 
 use crate::api::{App, MAX_MOVE};
 use crate::cache::Handle;
+use crate::i18n::Lang;
 use crate::limits::{Client, SocketPlace};
 use crate::seats::seat_of;
 
@@ -50,6 +51,7 @@ pub async fn handler(
     State(app): State<App>,
     Path(id): Path<String>,
     client: Client,
+    lang: Lang,
     upgrade: WebSocketUpgrade,
 ) -> Response {
     let place = match app.sockets.take(client) {
@@ -75,6 +77,7 @@ pub async fn handler(
                 app: app.clone(),
                 id,
                 client,
+                lang,
                 handle,
                 token: None,
                 _place: place,
@@ -88,6 +91,8 @@ struct Session {
     app: App,
     id: String,
     client: Client,
+    /// The language of the page that opened the socket, for its errors.
+    lang: Lang,
     handle: Handle,
     token: Option<String>,
     _place: SocketPlace,
@@ -218,7 +223,10 @@ impl Session {
             }
             ClientMessage::Move { mv, ply } => {
                 if mv.len() > MAX_MOVE {
-                    return Next::Reply(error(&format!("a move is at most {MAX_MOVE} characters")));
+                    let e = crate::api::move_too_long();
+                    return Next::Reply(error(
+                        e.body_in(self.lang)["error"].as_str().unwrap_or_default(),
+                    ));
                 }
                 let played = self
                     .app
@@ -228,7 +236,7 @@ impl Session {
                 Next::Reply(match played {
                     Ok(_) => json!({"type": "ack", "ply": ply, "move": mv}).to_string(),
                     Err(e) => {
-                        let mut v = e.body();
+                        let mut v = e.body_in(self.lang);
                         v["type"] = json!("error");
                         v["ply"] = json!(ply);
                         v["status"] = json!(e.status().as_u16());

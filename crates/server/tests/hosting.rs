@@ -400,7 +400,7 @@ async fn rate_limits_answer_429_with_retry_after() {
         r.json()["error"]
             .as_str()
             .unwrap()
-            .contains("too many new games")
+            .contains("too many requests (new games)")
     );
     // A refused request (a bad body) costs no token; analysis has its own.
     let analyse = json!({"lfen": legion_rules::INITIAL_LFEN, "movetime_ms": 10});
@@ -703,4 +703,105 @@ async fn stopping_tells_live_sockets() {
         .expect("the server stops")
         .unwrap()
         .unwrap();
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn rematches_swap_colours() {
+    let s = start(temp_db("rematch")).await;
+    // Against the engine: at once, the engine now has White and moves.
+    let (id, token, _) = create(s.addr, json!({"mode": "engine", "level": 1})).await;
+    assert_eq!(
+        act(s.addr, &id, "rematch", &token, json!({})).await.status,
+        409
+    );
+    assert_eq!(
+        act(s.addr, &id, "resign", &token, json!({})).await.status,
+        200
+    );
+    let r = act(s.addr, &id, "rematch", &token, json!({})).await;
+    assert_eq!(r.status, 201, "{}", r.body);
+    let v = r.json();
+    assert_eq!(
+        (v["color"].as_str(), v["state"]["engine_color"].as_str()),
+        (Some("b"), Some("w"))
+    );
+    assert_eq!(v["token"], token.as_str());
+    let new_id = v["id"].as_str().unwrap().to_string();
+    let old = get(s.addr, &format!("/api/games/{id}"), None).await.json();
+    assert_eq!(old["rematch"], new_id.as_str());
+    assert_eq!(
+        act(s.addr, &id, "rematch", &token, json!({})).await.status,
+        409
+    );
+    // Between two people: one asks, the other accepts; tokens carry over.
+    let (id, white, black) = friend_game(s.addr, json!({"clock": {"initial_s": 60}})).await;
+    assert_eq!(
+        act(s.addr, &id, "resign", &white, json!({})).await.status,
+        200
+    );
+    let st = act(s.addr, &id, "rematch", &white, json!({"action": "offer"}))
+        .await
+        .json();
+    assert_eq!(st["rematch_offer"], "w");
+    assert_eq!(
+        act(s.addr, &id, "rematch", &white, json!({"action": "accept"}))
+            .await
+            .status,
+        409
+    );
+    let r = act(s.addr, &id, "rematch", &black, json!({"action": "accept"})).await;
+    assert_eq!(r.status, 201, "{}", r.body);
+    let v = r.json();
+    assert_eq!(v["color"], "w");
+    let new_id = v["id"].as_str().unwrap();
+    assert_eq!(v["state"]["status"], "active");
+    assert_eq!(v["state"]["clock"]["w_ms"], 60_000);
+    let st = get(s.addr, &format!("/api/games/{new_id}"), Some(&white))
+        .await
+        .json();
+    assert_eq!(st["you"], "b");
+    let old = get(s.addr, &format!("/api/games/{id}"), None).await.json();
+    assert_eq!(
+        (old["rematch"].as_str(), old["rematch_offer"].clone()),
+        (Some(new_id), Value::Null)
+    );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_finished_game_is_analysed_once_in_the_background() {
+    let s = start(temp_db("analysis")).await;
+    let (id, token, _) = create(s.addr, json!({"mode": "local"})).await;
+    let path = format!("/api/games/{id}/analysis");
+    // Not during play.
+    assert_eq!(post(s.addr, &path, None, json!({})).await.status, 409);
+    for (ply, m) in ["c3d4", "f6e5", "d4f6", "g7e5"].iter().enumerate() {
+        assert_eq!(play(s.addr, &id, &token, m, ply).await.status, 200);
+    }
+    act(s.addr, &id, "resign", &token, json!({})).await;
+    assert_eq!(get(s.addr, &path, None).await.json()["status"], "none");
+    let r = post(s.addr, &path, None, json!({})).await;
+    assert_eq!(r.status, 202, "{}", r.body);
+    assert_eq!(r.json()["status"], "running");
+    assert_eq!(r.json()["positions"], 5);
+    let started = Instant::now();
+    let report = loop {
+        let v = get(s.addr, &path, None).await.json();
+        if v["status"] == "done" {
+            break v["report"].clone();
+        }
+        assert!(started.elapsed() < Duration::from_secs(30), "{v}");
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    };
+    let moves = report["moves"].as_array().unwrap();
+    assert_eq!(moves.len(), 4);
+    assert_eq!(moves[0]["ply"], 1);
+    assert!(
+        moves
+            .iter()
+            .all(|m| m["eval"].is_i64() && m["loss"].is_f64())
+    );
+    // Asking again gives the stored report, not a second run.
+    let again = post(s.addr, &path, None, json!({})).await.json();
+    assert_eq!(again["status"], "done");
+    assert_eq!(again["report"], report);
 }

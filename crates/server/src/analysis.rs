@@ -1,0 +1,314 @@
+//! A whole game analysed by the engine after it ends: an evaluation of
+//! every position, and each move classed by how much of the mover's
+//! winning chances it gave away, with the better move. Computed once, in
+//! the background (the pool's lowest priority, one position at a time, so
+//! games in play always go first), and stored with the game.
+//!
+//! Winning chances are those of lichess: `50 + 50·(2/(1 + e^(−0.00368208·cp)) − 1)`
+//! per cent for an evaluation of `cp` centi-men (a man is 100), from the
+//! mover's side. A move that loses at least 10 points of them is an
+//! inaccuracy, 20 a mistake, 30 a blunder.
+
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex};
+
+use legion_engine::search::{WIN, WIN_BOUND};
+use legion_engine::{Config, Limits, Table, search};
+use legion_rules::notation::{canonical, human};
+use legion_rules::{Game, Move, Position};
+use serde::{Deserialize, Serialize};
+
+use crate::error::{ApiError, ApiResult};
+use crate::hub::{Hub, SERVER, conflict};
+use crate::i18n::Text;
+use crate::model::Status;
+use crate::pool::Priority;
+
+/// Nodes searched per position: about a tenth of a second here.
+pub const NODES_PER_POSITION: u64 = 150_000;
+/// Losses of winning chances (percentage points) that class a move.
+pub const INACCURACY: f64 = 10.0;
+pub const MISTAKE: f64 = 20.0;
+pub const BLUNDER: f64 = 30.0;
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Class {
+    Inaccuracy,
+    Mistake,
+    Blunder,
+}
+
+/// A move of the game, judged.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Judged {
+    /// 1 for the first move.
+    pub ply: usize,
+    /// The evaluation after the move, from White's side: centi-men, or
+    /// the engine's win scores (near ±31,000) for a forced win.
+    pub eval: i32,
+    /// The same as the protocol writes it: `cp 35`, `win 3`.
+    pub score: String,
+    /// Winning chances the mover gave away, percentage points.
+    pub loss: f64,
+    pub class: Option<Class>,
+    /// The engine's move in the position before, when it differs.
+    pub best: Option<String>,
+    pub best_human: Option<String>,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Report {
+    /// The evaluation of the start, from White's side.
+    pub start_eval: i32,
+    pub moves: Vec<Judged>,
+    pub nodes_per_position: u64,
+}
+
+/// Where a game's analysis stands.
+#[derive(Clone, Debug, Serialize)]
+#[serde(tag = "status", rename_all = "lowercase")]
+pub enum Progress {
+    None,
+    Running { done: usize, positions: usize },
+    Done { report: Report },
+}
+
+/// Analyses under way, by game.
+#[derive(Default)]
+pub struct Running(Mutex<HashMap<String, (usize, usize)>>);
+
+impl Running {
+    fn get(&self, id: &str) -> Option<(usize, usize)> {
+        self.0
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .get(id)
+            .copied()
+    }
+
+    fn set(&self, id: &str, done: usize, of: usize) {
+        self.0
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .insert(id.to_string(), (done, of));
+    }
+
+    fn end(&self, id: &str) {
+        self.0.lock().unwrap_or_else(|p| p.into_inner()).remove(id);
+    }
+}
+
+/// Winning chances, per cent, of the side whose evaluation is `cp`.
+pub fn winning_chances(cp: i32) -> f64 {
+    let cp = f64::from(cp.clamp(-10_000, 10_000));
+    50.0 + 50.0 * (2.0 / (1.0 + (-0.003_682_08 * cp).exp()) - 1.0)
+}
+
+pub fn class_of(loss: f64) -> Option<Class> {
+    if loss >= BLUNDER {
+        Some(Class::Blunder)
+    } else if loss >= MISTAKE {
+        Some(Class::Mistake)
+    } else if loss >= INACCURACY {
+        Some(Class::Inaccuracy)
+    } else {
+        None
+    }
+}
+
+/// A search score for winning chances: forced wins count as won.
+fn as_cp(score: i32) -> i32 {
+    if score > WIN_BOUND {
+        10_000
+    } else if score < -WIN_BOUND {
+        -10_000
+    } else {
+        score
+    }
+}
+
+/// Judges every move of a game from the evaluations of its positions
+/// (`evals[i]` from the side to move in position `i`, with its best move).
+pub fn judge(game: &Game, evals: &[(i32, Option<Move>)]) -> Report {
+    let positions = game.positions();
+    let white = |i: usize, score: i32| {
+        if positions[i].turn() == legion_rules::Color::White {
+            score
+        } else {
+            -score
+        }
+    };
+    let mut moves = Vec::new();
+    for (i, &played) in game.moves().iter().enumerate() {
+        let (before, best) = evals[i];
+        let after = -evals[i + 1].0; // from the mover's side
+        let loss = (winning_chances(as_cp(before)) - winning_chances(as_cp(after))).max(0.0);
+        let class = class_of(loss);
+        let pos = &positions[i];
+        let better = best.filter(|&b| b != played && class.is_some());
+        moves.push(Judged {
+            ply: i + 1,
+            eval: white(i + 1, evals[i + 1].0),
+            score: legion_engine::search::score_text(white(i + 1, evals[i + 1].0)),
+            loss: (loss * 10.0).round() / 10.0,
+            class,
+            best: better.map(|b| canonical(pos, b)),
+            best_human: better.map(|b| human(pos, b)),
+        });
+    }
+    Report {
+        start_eval: white(0, evals.first().map_or(0, |e| e.0)),
+        moves,
+        nodes_per_position: NODES_PER_POSITION,
+    }
+}
+
+/// One position's evaluation for its side to move, with its best move.
+/// A position without a legal move is lost, or drawn if the game says so.
+fn evaluate(pos: &Position, stop: &std::sync::atomic::AtomicBool) -> (i32, Option<Move>) {
+    if !pos.has_legal_move() {
+        return (-WIN, None);
+    }
+    let limits = Limits {
+        nodes: Some(NODES_PER_POSITION),
+        ..Limits::default()
+    };
+    let table = Table::new(8);
+    let out = search(
+        pos,
+        &[],
+        &limits,
+        &Config::default(),
+        &table,
+        stop,
+        &mut |_| {},
+    );
+    (out.score, out.best)
+}
+
+impl Hub {
+    /// Where the analysis of game `id` stands.
+    pub async fn analysis(self: &Arc<Self>, id: &str) -> ApiResult<Progress> {
+        let _ = self.get(id).await?;
+        if let Some((done, positions)) = self.running.get(id) {
+            return Ok(Progress::Running { done, positions });
+        }
+        let key = id.to_string();
+        let stored = self.blocking(move |s| s.analysis(&key)).await?;
+        Ok(match stored {
+            Some(text) => Progress::Done {
+                report: serde_json::from_str(&text).map_err(ApiError::internal)?,
+            },
+            None => Progress::None,
+        })
+    }
+
+    /// Starts the analysis of a game that has ended, unless it is done or
+    /// under way.
+    pub async fn request_analysis(self: &Arc<Self>, id: &str) -> ApiResult<Progress> {
+        let handle = self.get(id).await?;
+        let game = {
+            let g = handle.lock().await;
+            if matches!(g.status(), Status::Active | Status::Waiting) {
+                return Err(conflict(Text::new("server.analysis_after_end")));
+            }
+            g.game.clone()
+        };
+        let progress = self.analysis(id).await?;
+        if !matches!(progress, Progress::None) {
+            return Ok(progress);
+        }
+        let positions = game.positions().len();
+        self.running.set(id, 0, positions);
+        let hub = self.clone();
+        let id = id.to_string();
+        tokio::spawn(async move {
+            let mut evals = Vec::with_capacity(positions);
+            for (i, pos) in game.positions().iter().copied().enumerate() {
+                let ticket = hub.pool.submit(Priority::Background, SERVER, move |stop| {
+                    evaluate(&pos, stop)
+                });
+                let Ok(ticket) = ticket else {
+                    break;
+                };
+                match ticket.result().await {
+                    Ok(e) => evals.push(e),
+                    Err(_) => break,
+                }
+                hub.running.set(&id, i + 1, positions);
+            }
+            if evals.len() == positions {
+                let report = judge(&game, &evals);
+                let text = serde_json::to_string(&report).unwrap_or_default();
+                let key = id.clone();
+                if let Err(e) = hub
+                    .store
+                    .write(crate::store::Write::Analysis {
+                        id: key,
+                        report: text,
+                    })
+                    .await
+                {
+                    tracing::error!(game = %id, "the analysis was not stored: {e}");
+                }
+            }
+            hub.running.end(&id);
+        });
+        Ok(Progress::Running { done: 0, positions })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn winning_chances_are_lichess_s() {
+        assert!((winning_chances(0) - 50.0).abs() < 1e-9);
+        // 100 centi-men (a man): about 59.1 per cent.
+        assert!(
+            (winning_chances(100) - 59.1).abs() < 0.1,
+            "{}",
+            winning_chances(100)
+        );
+        assert!(
+            (winning_chances(-300) - 24.9).abs() < 0.1,
+            "{}",
+            winning_chances(-300)
+        );
+        assert!(winning_chances(10_000) > 99.9);
+    }
+
+    #[test]
+    fn moves_are_classed_by_the_chances_they_lose() {
+        assert_eq!(class_of(9.9), None);
+        assert_eq!(class_of(10.0), Some(Class::Inaccuracy));
+        assert_eq!(class_of(25.0), Some(Class::Mistake));
+        assert_eq!(class_of(30.0), Some(Class::Blunder));
+    }
+
+    #[test]
+    fn a_move_that_throws_a_man_away_is_a_blunder() {
+        // Made-up evaluations: level, then after White's move Black (to
+        // move) stands 400 better; White's best move was another.
+        let mut game = Game::new(Position::initial_with(legion_rules::Rules::DEFAULT));
+        let start = *game.position();
+        let played = legion_rules::notation::parse_move(&start, "c3d4").unwrap();
+        let other = legion_rules::notation::parse_move(&start, "a3b4").unwrap();
+        game.play(played).unwrap();
+        let report = judge(&game, &[(0, Some(other)), (400, None)]);
+        let j = &report.moves[0];
+        assert_eq!(j.eval, -400);
+        // 50 − 18.6 = 31.4 points lost.
+        assert!((j.loss - 31.4).abs() < 0.11, "{}", j.loss);
+        assert_eq!(j.class, Some(Class::Blunder));
+        assert_eq!(j.best.as_deref(), Some("a3b4"));
+        // The same move with a level evaluation after it is no mistake.
+        let report = judge(&game, &[(0, Some(other)), (0, None)]);
+        assert_eq!(
+            (report.moves[0].class, report.moves[0].best.clone()),
+            (None, None)
+        );
+    }
+}
