@@ -42,6 +42,8 @@ pub struct Limits {
     pub binc: Option<Duration>,
     pub movestogo: Option<u32>,
     pub infinite: bool,
+    /// Search only these root moves (protocol `go searchmoves`); empty: all.
+    pub searchmoves: Vec<Move>,
 }
 
 /// Settings of one search beyond its limits: evaluation and the handicaps
@@ -184,6 +186,41 @@ pub fn search(
     out
 }
 
+/// The best `count` lines (MultiPV), best first: one search a line, each
+/// without the first moves of the lines before it, sharing the time and
+/// the table. With `count` 1 it is `search` itself.
+#[allow(clippy::too_many_arguments)]
+pub fn lines(
+    pos: &Position,
+    history: &[u64],
+    limits: &Limits,
+    config: &Config,
+    tt: &Table,
+    stop: &AtomicBool,
+    count: usize,
+) -> Vec<Outcome> {
+    let mut candidates: Vec<Move> = pos.legal_moves().into_iter().collect();
+    if !limits.searchmoves.is_empty() {
+        candidates.retain(|m| limits.searchmoves.contains(m));
+    }
+    let count = count.clamp(1, candidates.len().max(1));
+    let mut each = limits.clone();
+    each.movetime = limits.movetime.map(|t| t / count as u32);
+    each.nodes = limits.nodes.map(|n| n / count as u64);
+    let mut out: Vec<Outcome> = Vec::with_capacity(count);
+    for _ in 0..count {
+        each.searchmoves = candidates.clone();
+        let o = search(pos, history, &each, config, tt, stop, &mut |_| {});
+        let Some(best) = o.best else { break };
+        candidates.retain(|m| *m != best);
+        out.push(o);
+        if candidates.is_empty() || stop.load(Ordering::Relaxed) {
+            break;
+        }
+    }
+    out
+}
+
 /// One search with a fresh table of `table_mb` megabytes and the default
 /// configuration: for tools and tests that need one answer.
 pub fn search_once(pos: &Position, limits: &Limits, table_mb: usize) -> Outcome {
@@ -312,7 +349,10 @@ impl<'a> Searcher<'a> {
         soft: Option<Duration>,
         info: &mut dyn FnMut(&Info),
     ) -> Outcome {
-        let moves = pos.legal_moves();
+        let mut moves = pos.legal_moves();
+        if !limits.searchmoves.is_empty() {
+            moves.retain(|m| limits.searchmoves.contains(m));
+        }
         let mut root: Vec<RootMove> = moves
             .iter()
             .enumerate()
@@ -885,6 +925,53 @@ mod tests {
         let pos: Position = lfen.parse().unwrap();
         let out = search_once(&pos, &depth(d), 8);
         (canonical(&pos, out.best.unwrap()), out.score)
+    }
+
+    #[test]
+    fn searchmoves_and_lines() {
+        // The Rook a1 can take the undefended Queen a8; told to search
+        // only Rook moves along the first rank, it finds none that wins it.
+        let pos: Position = "q2k4/8/8/8/8/8/8/R3K3 w - 0 1".parse().unwrap();
+        let legal = pos.legal_moves();
+        let only: Vec<Move> = legal
+            .iter()
+            .copied()
+            .filter(|m| canonical(&pos, *m) == "a1b1" || canonical(&pos, *m) == "a1c1")
+            .collect();
+        let limits = Limits {
+            depth: Some(3),
+            searchmoves: only.clone(),
+            ..Limits::default()
+        };
+        let table = Table::new(4);
+        let stop = AtomicBool::new(false);
+        let out = search(
+            &pos,
+            &[],
+            &limits,
+            &Config::default(),
+            &table,
+            &stop,
+            &mut |_| {},
+        );
+        assert!(only.contains(&out.best.unwrap()));
+        // Three lines: the capture first, then two other moves, all different.
+        let three = lines(&pos, &[], &depth(4), &Config::default(), &table, &stop, 3);
+        let firsts: Vec<String> = three
+            .iter()
+            .map(|o| canonical(&pos, o.best.unwrap()))
+            .collect();
+        assert_eq!(three.len(), 3);
+        assert_eq!(firsts[0], "a1a8");
+        assert!(firsts[1] != firsts[2] && !firsts[1..].contains(&"a1a8".to_string()));
+        assert!(three[0].score >= three[1].score && three[1].score >= three[2].score - 1);
+        // More lines than moves: one line a move.
+        let pos: Position = "k7/8/8/8/8/8/8/7K w - 0 1".parse().unwrap();
+        let n = pos.legal_moves().len();
+        assert_eq!(
+            lines(&pos, &[], &depth(2), &Config::default(), &table, &stop, 10).len(),
+            n
+        );
     }
 
     #[test]

@@ -639,6 +639,8 @@ struct AnalyseRequest {
     #[serde(default)]
     moves: Vec<String>,
     movetime_ms: Option<u64>,
+    /// How many best lines (MultiPV), 1 to 3.
+    lines: Option<usize>,
 }
 
 async fn analyse(
@@ -663,31 +665,41 @@ async fn analyse(
         pos.play(m);
     }
     let ms = req.movetime_ms.unwrap_or(1000).clamp(10, 10_000);
-    app.analyses.check(client)?;
-    let out = app
-        .hub
-        .analyse(pos, Duration::from_millis(ms), client.0)
-        .await?;
-    let mut p = pos;
-    let mut pv = Vec::new();
-    for &m in &out.pv {
-        if !p.is_legal(m) {
-            break;
-        }
-        pv.push(json!({"canonical": canonical(&p, m), "human": human(&p, m)}));
-        p.play(m);
+    let count = req.lines.unwrap_or(1);
+    if !(1..=3).contains(&count) {
+        return Err(ApiError::bad_request("lines: from 1 to 3"));
     }
-    let best = out
-        .best
-        .map(|m| json!({"canonical": canonical(&pos, m), "human": human(&pos, m)}));
-    Ok(axum::Json(json!({
-        "score": legion_engine::search::score_text(out.score),
-        "depth": out.depth,
-        "nodes": out.nodes,
-        "best": best,
-        "pv": pv,
-    }))
-    .into_response())
+    app.analyses.check(client)?;
+    let found = app
+        .hub
+        .analyse(pos, Duration::from_millis(ms), count, client.0)
+        .await?;
+    let line = |out: &legion_engine::Outcome| {
+        let mut p = pos;
+        let mut pv = Vec::new();
+        for &m in &out.pv {
+            if !p.is_legal(m) {
+                break;
+            }
+            pv.push(json!({"canonical": canonical(&p, m), "human": human(&p, m)}));
+            p.play(m);
+        }
+        let best = out
+            .best
+            .map(|m| json!({"canonical": canonical(&pos, m), "human": human(&pos, m)}));
+        json!({
+            "score": legion_engine::search::score_text(out.score),
+            "depth": out.depth,
+            "nodes": out.nodes,
+            "best": best,
+            "pv": pv,
+        })
+    };
+    let lines: Vec<Value> = found.iter().map(line).collect();
+    let mut answer = lines.first().cloned().unwrap_or_else(|| json!({}));
+    answer["nodes"] = json!(found.iter().map(|o| o.nodes).sum::<u64>());
+    answer["lines"] = json!(lines);
+    Ok(axum::Json(answer).into_response())
 }
 
 #[derive(Deserialize)]

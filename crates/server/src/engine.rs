@@ -165,29 +165,47 @@ impl Hub {
         Ok(for_engine < DRAW_MARGIN)
     }
 
-    /// Searches `pos` for analysis; stopped if the caller goes away.
+    /// Searches `pos` for analysis, the best `lines` lines (1 to 3);
+    /// stopped if the caller goes away.
     pub async fn analyse(
         &self,
         pos: Position,
         movetime: Duration,
+        lines: usize,
         client: ClientKey,
-    ) -> ApiResult<Outcome> {
+    ) -> ApiResult<Vec<Outcome>> {
         let ticket = self.pool.submit(Priority::Analysis, client, move |stop| {
             let limits = Limits {
                 movetime: Some(movetime),
                 ..Limits::default()
             };
             let table = Table::new(ANALYSIS_TABLE_MB);
-            search(
+            legion_engine::search::lines(
                 &pos,
                 &[],
                 &limits,
                 &Config::default(),
                 &table,
                 stop,
-                &mut |_| {},
+                lines,
             )
         })?;
-        Ok(ticket.result().await?)
+        let found = ticket.result().await?;
+        if found.is_empty() {
+            // No legal move: the one "line" is the search's verdict.
+            let table = Table::new(1);
+            let stop = std::sync::atomic::AtomicBool::new(false);
+            let out = search(
+                &pos,
+                &[],
+                &Limits::default(),
+                &Config::default(),
+                &table,
+                &stop,
+                &mut |_| {},
+            );
+            return Ok(vec![out]);
+        }
+        Ok(found)
     }
 }

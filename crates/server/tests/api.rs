@@ -465,6 +465,31 @@ async fn study_endpoints() {
     .json();
     assert_eq!(v["best"]["canonical"], "d4f6");
     assert!(v["score"].as_str().unwrap().starts_with("cp "));
+    // Three lines (MultiPV), each with its own first move, best first.
+    let v = post(
+        s.addr,
+        "/api/analyse",
+        None,
+        json!({"lfen": legion_rules::INITIAL_LFEN, "movetime_ms": 300, "lines": 3}),
+    )
+    .await
+    .json();
+    let lines = v["lines"].as_array().unwrap();
+    assert_eq!(lines.len(), 3, "{v}");
+    let firsts: std::collections::BTreeSet<&str> = lines
+        .iter()
+        .map(|l| l["best"]["canonical"].as_str().unwrap())
+        .collect();
+    assert_eq!(firsts.len(), 3);
+    assert_eq!(v["best"], lines[0]["best"]);
+    let r = post(
+        s.addr,
+        "/api/analyse",
+        None,
+        json!({"lfen": legion_rules::INITIAL_LFEN, "lines": 4}),
+    )
+    .await;
+    assert_eq!(r.status, 400);
     let v = post(
         s.addr,
         "/api/records/parse",
