@@ -210,3 +210,58 @@ fn malformed_commands_get_an_error_line_and_no_crash() {
     assert_eq!(e.bestmove().0.len(), 4);
     e.quit();
 }
+
+#[test]
+fn multipv_and_searchmoves() {
+    let mut e = Engine::start();
+    e.send("uci");
+    let lines = e.until("uciok");
+    assert!(
+        lines
+            .iter()
+            .any(|l| l.starts_with("option name MultiPV type spin"))
+    );
+    // Three lines from the start, each with its own first move.
+    e.send("setoption name MultiPV value 3");
+    e.send("position startpos");
+    e.send("go depth 3");
+    let (best, lines) = e.bestmove();
+    let multi: Vec<&String> = lines
+        .iter()
+        .filter(|l| l.starts_with("info multipv"))
+        .collect();
+    assert_eq!(multi.len(), 3, "{lines:?}");
+    let firsts: Vec<&str> = multi
+        .iter()
+        .map(|l| {
+            l.split(" pv ")
+                .nth(1)
+                .unwrap()
+                .split_whitespace()
+                .next()
+                .unwrap()
+        })
+        .collect();
+    assert!(
+        multi[0].starts_with("info multipv 1 depth 3"),
+        "{}",
+        multi[0]
+    );
+    assert_eq!(firsts[0], best);
+    assert!(firsts[0] != firsts[1] && firsts[1] != firsts[2] && firsts[0] != firsts[2]);
+    // Back to one line; searchmoves limits the root (either notation).
+    e.send("setoption name MultiPV value 1");
+    e.send("go depth 3 searchmoves a3b4 Nf3");
+    let (best, _) = e.bestmove();
+    assert!(best == "a3b4" || best == "g1f3", "{best}");
+    e.send("go searchmoves c3c4 depth 2");
+    let seen = e.until("info string error");
+    assert!(
+        seen.last().unwrap().contains("searchmoves 'c3c4'"),
+        "{seen:?}"
+    );
+    e.send("setoption name MultiPV value 99");
+    let seen = e.until("info string error");
+    assert!(seen.last().unwrap().contains("MultiPV"), "{seen:?}");
+    e.quit();
+}

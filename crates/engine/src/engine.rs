@@ -78,6 +78,25 @@ impl Engine {
         stop: &AtomicBool,
         info: &mut dyn FnMut(&Info),
     ) -> Outcome {
+        let (limits, config) = self.prepare(limits);
+        search::search(pos, history, &limits, &config, &self.tt, stop, info)
+    }
+
+    /// The best `count` lines (MultiPV) within the same caps, best first.
+    pub fn lines(
+        &self,
+        pos: &Position,
+        history: &[u64],
+        limits: &Limits,
+        stop: &AtomicBool,
+        count: usize,
+    ) -> Vec<Outcome> {
+        let (limits, config) = self.prepare(limits);
+        search::lines(pos, history, &limits, &config, &self.tt, stop, count)
+    }
+
+    /// The limits with the level's caps, and the search configuration.
+    fn prepare(&self, limits: &Limits) -> (Limits, Config) {
         let level = Level::get(self.options.level);
         let mut limits = limits.clone();
         if let Some(d) = level.depth {
@@ -106,6 +125,6 @@ impl Engine {
             variety_until_move: level.variety_until_move,
             seed: self.seed,
         };
-        search::search(pos, history, &limits, &config, &self.tt, stop, info)
+        (limits, config)
     }
 }

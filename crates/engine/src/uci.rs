@@ -47,6 +47,8 @@ struct Session {
     search: Option<JoinHandle<()>>,
     /// The running search waits for `stop`.
     infinite: bool,
+    /// Lines a search reports (MultiPV).
+    multipv: usize,
 }
 
 /// Reads commands until `quit` or the end of input.
@@ -63,6 +65,7 @@ pub fn run(input: impl BufRead, output: Box<dyn Write + Send>) {
         stop: Arc::new(AtomicBool::new(false)),
         search: None,
         infinite: false,
+        multipv: 1,
     };
     let mut quit = false;
     for line in input.lines() {
@@ -151,6 +154,10 @@ impl Session {
             &self.out,
             "option name Eval type combo default tuned var tuned var handset var material",
         );
+        say(
+            &self.out,
+            "option name MultiPV type spin default 1 min 1 max 16",
+        );
         say(&self.out, "uciok");
     }
 
@@ -194,6 +201,13 @@ impl Session {
                     format!("option {name} takes a whole number from {lo} to {hi}, not '{value}'")
                 })
         };
+        if name.eq_ignore_ascii_case("multipv") {
+            match number(1, 16) {
+                Ok(n) => self.multipv = n,
+                Err(e) => error(&self.out, &e),
+            }
+            return;
+        }
         let result = match name.to_ascii_lowercase().as_str() {
             "threads" => number(1, 64).map(|n| o.threads = n),
             "hash" => number(1, 4096).map(|n| o.hash_mb = n),
@@ -273,7 +287,21 @@ impl Session {
             return error(&self.out, "already searching; send stop first");
         }
         self.finish_search();
-        let limits = match parse_go(rest) {
+        // `searchmoves` takes the moves after it, up to the next keyword.
+        let at = rest.iter().position(|w| *w == "searchmoves");
+        let (words, searched): (Vec<&str>, Vec<&str>) = match at {
+            None => (rest.to_vec(), Vec::new()),
+            Some(i) => {
+                let end = rest[i + 1..]
+                    .iter()
+                    .position(|w| GO_KEYWORDS.contains(w))
+                    .map_or(rest.len(), |j| i + 1 + j);
+                let mut words = rest[..i].to_vec();
+                words.extend_from_slice(&rest[end..]);
+                (words, rest[i + 1..end].to_vec())
+            }
+        };
+        let mut limits = match parse_go(&words) {
             Ok(l) => l,
             Err(e) => return error(&self.out, &e),
         };
@@ -281,20 +309,35 @@ impl Session {
             Ok(x) => x,
             Err(e) => return error(&self.out, &e),
         };
+        for text in searched {
+            match parse_move(&pos, text) {
+                Ok(m) => limits.searchmoves.push(m),
+                Err(e) => return error(&self.out, &format!("go searchmoves '{text}': {e}")),
+            }
+        }
         self.stop.store(false, Ordering::Relaxed);
         self.infinite = limits.infinite;
         let stop = self.stop.clone();
         let engine = self.engine.clone();
         let out = self.out.clone();
+        let multipv = self.multipv;
         self.search = Some(std::thread::spawn(move || {
             let Ok(engine) = engine.lock() else { return };
-            let mut report = |i: &Info| say(&out, &info_line(&pos, i));
-            let result = engine.go(&pos, &history, &limits, &stop, &mut report);
+            let best = if multipv > 1 {
+                let lines = engine.lines(&pos, &history, &limits, &stop, multipv);
+                for (k, o) in lines.iter().enumerate() {
+                    say(&out, &multipv_line(&pos, k + 1, o));
+                }
+                lines.first().and_then(|o| o.best)
+            } else {
+                let mut report = |i: &Info| say(&out, &info_line(&pos, i));
+                engine.go(&pos, &history, &limits, &stop, &mut report).best
+            };
             // `infinite` waits for `stop` before answering.
             while limits.infinite && !stop.load(Ordering::Relaxed) {
                 std::thread::sleep(Duration::from_millis(2));
             }
-            match result.best {
+            match best {
                 Some(m) => say(&out, &format!("bestmove {}", canonical(&pos, m))),
                 None => say(&out, "bestmove (none)"),
             }
@@ -339,8 +382,34 @@ impl Session {
     }
 }
 
+/// The words of `go` that take a value or stand alone.
+const GO_KEYWORDS: &[&str] = &[
+    "depth",
+    "nodes",
+    "movetime",
+    "wtime",
+    "btime",
+    "winc",
+    "binc",
+    "movestogo",
+    "infinite",
+];
+
+/// One line of a MultiPV search: `info multipv K depth .. score .. nodes .. pv ..`.
+pub fn multipv_line(pos: &Position, k: usize, o: &crate::Outcome) -> String {
+    format!(
+        "info multipv {k} depth {} score {} nodes {} time {} pv {}",
+        o.depth,
+        score_text(o.score),
+        o.nodes,
+        o.time.as_millis(),
+        pv_text(pos, &o.pv)
+    )
+}
+
 /// `go [depth N] [nodes N] [movetime MS] [wtime MS] [btime MS] [winc MS]
-/// [binc MS] [movestogo N] [infinite]`.
+/// [binc MS] [movestogo N] [infinite]` (`searchmoves` is read by `go`,
+/// which knows the position).
 pub fn parse_go(words: &[&str]) -> Result<Limits, String> {
     let mut l = Limits::default();
     let mut i = 0;
