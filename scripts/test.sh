@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Runs every test of the project: formatting, lints, unit, property,
-# fixture, command-line, load, soak and crash tests, and a quick pass of
-# the perft benchmark
+# fixture, command-line, load, soak and crash tests, the server's tests on
+# PostgreSQL as well as SQLite, and a quick pass of the perft benchmark
 # (which cross-checks pawnless-chess counts with cozy-chess).
 # Fixtures are committed; the browser tests install what they need.
 set -euo pipefail
@@ -15,6 +15,10 @@ cargo test --workspace --locked
 # test, one at a time so that their timings mean something.
 cargo test --locked -p legion-server --test load --test soak -- --ignored --test-threads=1
 cargo test --locked -p legion-cli --test crash -- --ignored --test-threads=1
+# The storage tests and the server's API tests again on PostgreSQL: a
+# throwaway server (Debian's package), started and removed by the script.
+scripts/with-postgres.sh env LEGION_TEST_BACKEND=postgres \
+  cargo test --locked -p legion-server --test storage --test api --test hosting --test languages
 cargo test -p legion-rules --bench perft --locked -- --quick
 
 # The web app in a real browser (installs Debian's Chromium and the pinned

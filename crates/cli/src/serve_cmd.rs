@@ -11,9 +11,11 @@ use crate::Failure;
 pub struct ServeArgs {
     #[arg(long, default_value_t = 8080)]
     pub port: u16,
-    /// The database file; created on first start.
-    #[arg(long, default_value = "legion.db")]
-    pub db: String,
+    /// Where games are kept: a SQLite file (created on first start), or a
+    /// PostgreSQL URL `postgres://user@host:port/dbname`. Default: the
+    /// DATABASE_URL environment variable, else `legion.db`.
+    #[arg(long)]
+    pub db: Option<String>,
     /// Engine searches run at a time (default: the number of cores).
     #[arg(long)]
     pub engine_threads: Option<usize>,
@@ -98,9 +100,16 @@ pub fn run(a: ServeArgs) -> Result<(), Failure> {
         any_host: a.public && a.public_origin.is_none() && a.hosts.is_empty(),
         behind_proxy: a.behind_proxy,
     };
+    let location =
+        a.db.clone()
+            .or_else(|| std::env::var("DATABASE_URL").ok().filter(|u| !u.is_empty()))
+            .unwrap_or_else(|| "legion.db".to_string());
+    let postgres = (location.starts_with("postgres://") || location.starts_with("postgresql://"))
+        .then(|| location.clone());
     let config = legion_server::Config {
         port: a.port,
-        db: a.db.clone().into(),
+        db: location.clone().into(),
+        postgres,
         engine_threads: a.engine_threads.unwrap_or(cores).max(1),
         engine_movetime: Duration::from_millis(a.engine_movetime.clamp(10, 60_000)),
         public: a.public,
@@ -108,7 +117,11 @@ pub fn run(a: ServeArgs) -> Result<(), Failure> {
         limits,
     };
     let runtime = legion_server::runtime().map_err(|e| Failure(format!("cannot start: {e}")))?;
-    let db = a.db;
+    // A URL may hold a password: show where the games are without it.
+    let db = match location.split_once('@') {
+        Some((_, host)) if location.contains("://") => format!("PostgreSQL at {host}"),
+        _ => location,
+    };
     runtime
         .block_on(legion_server::serve(config, |addr| {
             println!("Legion is ready: http://{addr}/  (games are kept in {db}; Ctrl-C stops)");

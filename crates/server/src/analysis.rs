@@ -195,7 +195,7 @@ impl Hub {
             return Ok(Progress::Running { done, positions });
         }
         let key = id.to_string();
-        let stored = self.blocking(move |s| s.analysis(&key)).await?;
+        let stored = self.store.analysis(&key).await?;
         Ok(match stored {
             Some(text) => Progress::Done {
                 report: serde_json::from_str(&text).map_err(ApiError::internal)?,

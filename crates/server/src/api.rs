@@ -180,10 +180,7 @@ async fn not_found(uri: axum::http::Uri, lang: Lang) -> Response {
 }
 
 async fn healthz(State(app): State<App>) -> Response {
-    let store = app.hub.store.clone();
-    let ok = tokio::task::spawn_blocking(move || store.check())
-        .await
-        .is_ok_and(|r| r.is_ok());
+    let ok = app.hub.store.check().await.is_ok();
     if ok {
         axum::Json(json!({"status": "ok"})).into_response()
     } else {

@@ -129,17 +129,6 @@ impl Hub {
         &self.metrics
     }
 
-    pub(crate) async fn blocking<T: Send + 'static>(
-        &self,
-        f: impl FnOnce(&Store) -> Result<T, crate::store::StoreError> + Send + 'static,
-    ) -> ApiResult<T> {
-        let store = self.store.clone();
-        tokio::task::spawn_blocking(move || f(&store))
-            .await
-            .map_err(ApiError::internal)?
-            .map_err(ApiError::from)
-    }
-
     /// The live game `id`, from memory or the store.
     pub async fn get(self: &Arc<Self>, id: &str) -> ApiResult<Handle> {
         if id.is_empty() || id.len() > 32 || !id.chars().all(|c| c.is_ascii_alphanumeric()) {
@@ -149,7 +138,7 @@ impl Hub {
             return Ok(h);
         }
         let key = id.to_string();
-        let Some((row, moves)) = self.blocking(move |s| s.load(&key)).await? else {
+        let Some((row, moves)) = self.store.load(&key).await? else {
             return Err(no_game(id));
         };
         let live = rebuild(row, &moves, SERVER)
@@ -543,7 +532,7 @@ impl Hub {
     /// the store names the games whose deadline has come.
     pub async fn sweep(self: &Arc<Self>) -> ApiResult<()> {
         let now = now_ms();
-        let due = self.blocking(move |s| s.due(now)).await?;
+        let due = self.store.due(now).await?;
         for id in due {
             let handle = self.get(&id).await?;
             let mut g = handle.lock().await;

@@ -54,7 +54,10 @@ pub enum ServerError {
 
 pub struct Config {
     pub port: u16,
+    /// The SQLite file (the default database).
     pub db: PathBuf,
+    /// A PostgreSQL URL, used instead of `db` when set.
+    pub postgres: Option<String>,
     /// Engine searches at a time (the pool's threads).
     pub engine_threads: usize,
     /// Thinking time per engine move (levels below 10 usually stop sooner).
@@ -71,6 +74,7 @@ impl Config {
         Config {
             port: 8080,
             db: db.into(),
+            postgres: None,
             engine_threads: 2,
             engine_movetime: Duration::from_millis(1000),
             public: false,
@@ -89,9 +93,19 @@ pub struct Built {
     app: App,
 }
 
+impl Config {
+    /// Where the games are, as `Store::open` takes it.
+    pub fn database(&self) -> String {
+        match &self.postgres {
+            Some(url) => url.clone(),
+            None => self.db.display().to_string(),
+        }
+    }
+}
+
 /// Opens the database and builds the app (for tests and `serve`).
-pub fn app(config: &Config) -> Result<Built, ServerError> {
-    let store = Arc::new(Store::open(&config.db)?);
+pub async fn app(config: &Config) -> Result<Built, ServerError> {
+    let store = Arc::new(Store::open(&config.database()).await?);
     let l = &config.limits;
     let pool = EnginePool::new(config.engine_threads, l.engine_queue, l.engine_per_client);
     let hub = Hub::new(
@@ -191,7 +205,7 @@ pub fn runtime() -> std::io::Result<tokio::runtime::Runtime> {
 
 /// Runs the server until Ctrl-C or SIGTERM; `ready` hears the address.
 pub async fn serve(config: Config, ready: impl FnOnce(SocketAddr)) -> Result<(), ServerError> {
-    let built = app(&config)?;
+    let built = app(&config).await?;
     let ip = if config.public {
         [0, 0, 0, 0]
     } else {
@@ -207,7 +221,12 @@ pub async fn serve(config: Config, ready: impl FnOnce(SocketAddr)) -> Result<(),
     if config.public && config.site.public_origin.is_none() && config.site.hosts.is_empty() {
         tracing::warn!("serving any Host name: set --public-origin or --host to refuse others");
     }
-    tracing::info!(%addr, db = %config.db.display(), "listening");
+    let db = match &config.postgres {
+        // The URL may hold a password: name the database only.
+        Some(url) => format!("PostgreSQL {}", url.rsplit('/').next().unwrap_or("")),
+        None => config.db.display().to_string(),
+    };
+    tracing::info!(%addr, %db, "listening");
     ready(addr);
     built.serve_on(listener, stop_signal()).await
 }

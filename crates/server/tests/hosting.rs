@@ -685,8 +685,8 @@ async fn watchers_get_each_change_not_the_whole_game() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn stopping_tells_live_sockets() {
     let dir = tempfile::tempdir().unwrap();
-    let c = config(dir.path().join("t.db"));
-    let built = legion_server::app(&c).unwrap();
+    let c = on_backend(config(dir.path().join("t.db"))).await;
+    let built = legion_server::app(&c).await.unwrap();
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
     let addr = listener.local_addr().unwrap();
     let (stop, stopped) = tokio::sync::oneshot::channel::<()>();

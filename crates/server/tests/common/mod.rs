@@ -65,9 +65,50 @@ pub async fn start_with(
     s
 }
 
+/// With `LEGION_TEST_BACKEND=postgres` the tests run on PostgreSQL: the
+/// server at `LEGION_TEST_POSTGRES` (a URL without a database), one
+/// database per SQLite path the test would have used, so that a test that
+/// restarts its server finds its games again.
+pub async fn on_backend(mut c: legion_server::Config) -> legion_server::Config {
+    if std::env::var("LEGION_TEST_BACKEND").as_deref() != Ok("postgres") || c.postgres.is_some() {
+        return c;
+    }
+    let server = std::env::var("LEGION_TEST_POSTGRES")
+        .expect("LEGION_TEST_POSTGRES: the PostgreSQL server's URL, without a database");
+    let name = format!("legion_{:016x}", fnv(c.db.display().to_string().as_bytes()));
+    create_database(&server, &name).await;
+    c.postgres = Some(format!("{}/{name}", server.trim_end_matches('/')));
+    c
+}
+
+/// FNV-1a: a stable name for a path.
+fn fnv(bytes: &[u8]) -> u64 {
+    bytes.iter().fold(0xcbf2_9ce4_8422_2325, |h, &b| {
+        (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3)
+    })
+}
+
+pub async fn create_database(server: &str, name: &str) {
+    use sqlx::Connection;
+    let url = format!("{}/postgres", server.trim_end_matches('/'));
+    let mut conn = sqlx::PgConnection::connect(&url).await.unwrap();
+    let exists: Option<i32> = sqlx::query_scalar("SELECT 1 FROM pg_database WHERE datname = $1")
+        .bind(name)
+        .fetch_optional(&mut conn)
+        .await
+        .unwrap();
+    if exists.is_none() {
+        sqlx::raw_sql(sqlx::AssertSqlSafe(format!("CREATE DATABASE {name}")))
+            .execute(&mut conn)
+            .await
+            .unwrap();
+    }
+}
+
 /// A server with this configuration on a free port of this machine.
 pub async fn start_config(config: legion_server::Config) -> TestServer {
-    let built = legion_server::app(&config).unwrap();
+    let config = on_backend(config).await;
+    let built = legion_server::app(&config).await.unwrap();
     let hub = built.hub.clone();
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
     let addr = listener.local_addr().unwrap();

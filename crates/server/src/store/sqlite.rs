@@ -4,98 +4,20 @@
 //! (`PRAGMA user_version`) and migrated when the server starts.
 
 use std::path::Path;
-use std::sync::Mutex;
+use std::sync::{Arc, Mutex};
 
 use rusqlite::{Connection, OptionalExtension, params};
 
-use crate::clock::Clock;
-use crate::model::{Declared, Mode, Side};
-
-#[derive(Debug, thiserror::Error)]
-pub enum StoreError {
-    #[error("database: {0}")]
-    Sqlite(#[from] rusqlite::Error),
-    #[error("the database writer has stopped")]
-    WriterGone,
-    #[error("a database lock was poisoned by a panic")]
-    Poisoned,
-    #[error("stored game '{id}' cannot be read: {why}")]
-    Corrupt { id: String, why: String },
-    #[error("cannot start the database writer: {0}")]
-    Thread(std::io::Error),
-    #[error("the database has schema version {0}, newer than this server knows")]
-    TooNew(i64),
-}
-
-/// A game's settings and off-board state (the moves are kept apart).
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct GameRow {
-    pub id: String,
-    pub created_ms: i64,
-    pub mode: Mode,
-    /// `default` or `mate-ends-game`.
-    pub rules: String,
-    pub start_lfen: String,
-    pub level: Option<u8>,
-    /// Engine games only.
-    pub engine_color: Option<Side>,
-    pub white_token: Option<String>,
-    pub black_token: Option<String>,
-    /// A friend game's one-time invite code; the seat it opens is the one
-    /// without a token until it is claimed.
-    pub invite: Option<String>,
-    /// When the game started (a friend game: when its invite was claimed).
-    pub started_ms: Option<i64>,
-    pub clock: Option<Clock>,
-    pub declared: Option<Declared>,
-    /// The side offering a draw.
-    pub draw_offer: Option<Side>,
-    /// The side asking to take back a move.
-    pub takeback_offer: Option<Side>,
-    /// When the server must look at the game if nothing happens (a flag
-    /// fall, or the end of a first-move time); derived, kept for the sweep.
-    pub deadline_ms: Option<i64>,
-    /// The side asking for a rematch (friend games), after the end.
-    pub rematch_offer: Option<Side>,
-    /// The game that followed this one as its rematch.
-    pub rematch: Option<String>,
-}
-
-/// A change to the database. Writes go through one writer thread that
-/// commits whatever has queued up in one transaction (group commit): one
-/// disk flush for many moves, each move still acknowledged only once it is
-/// on disk, and each in its own savepoint so that one failure (a duplicate
-/// ply) does not sink the others.
-pub enum Write {
-    Create(GameRow),
-    /// Move number `ply` (0-based) and the game's off-board state.
-    Append {
-        row: GameRow,
-        ply: usize,
-        text: String,
-        now_ms: i64,
-    },
-    /// Takes back every move from `ply` on, and saves the off-board state.
-    Truncate {
-        row: GameRow,
-        ply: usize,
-    },
-    /// Saves the off-board state (declared result, offers, clocks, seats).
-    Update(GameRow),
-    /// Stores a game's analysis.
-    Analysis {
-        id: String,
-        report: String,
-    },
-}
+use super::{COLUMNS, GameRow, RawRow, StoreError, Write};
+use crate::model::{Declared, Side};
 
 struct Job {
     write: Write,
     done: tokio::sync::oneshot::Sender<Result<(), StoreError>>,
 }
 
-pub struct Store {
-    reader: Mutex<Connection>,
+pub struct SqliteStore {
+    reader: Arc<Mutex<Connection>>,
     writer: Mutex<std::sync::mpsc::Sender<Job>>,
 }
 
@@ -172,48 +94,6 @@ fn migrate(conn: &mut Connection) -> Result<(), StoreError> {
     Ok(())
 }
 
-const COLUMNS: &str = "id, created_ms, mode, rules, start_lfen, level, engine_color, white_token,
-    black_token, clock_initial_ms, clock_increment_ms, white_ms, black_ms, turn_started_ms,
-    declared, draw_offer, invite, started_ms, takeback_offer, deadline_ms, rematch_offer, rematch";
-
-/// A word read back from the database, or a `Corrupt` error naming it.
-fn word<T>(
-    id: &str,
-    what: &str,
-    text: Option<String>,
-    parse: fn(&str) -> Option<T>,
-) -> Result<Option<T>, StoreError> {
-    match text {
-        None => Ok(None),
-        Some(t) => parse(&t).map(Some).ok_or_else(|| StoreError::Corrupt {
-            id: id.to_string(),
-            why: format!("{what} '{t}'"),
-        }),
-    }
-}
-
-/// The raw columns of a row, before the words are checked.
-struct RawRow {
-    id: String,
-    created_ms: i64,
-    mode: String,
-    rules: String,
-    start_lfen: String,
-    level: Option<u8>,
-    engine_color: Option<String>,
-    white_token: Option<String>,
-    black_token: Option<String>,
-    clock: Option<[Option<i64>; 5]>,
-    declared: Option<String>,
-    draw_offer: Option<String>,
-    invite: Option<String>,
-    started_ms: Option<i64>,
-    takeback_offer: Option<String>,
-    deadline_ms: Option<i64>,
-    rematch_offer: Option<String>,
-    rematch: Option<String>,
-}
-
 fn raw_row(r: &rusqlite::Row<'_>) -> rusqlite::Result<RawRow> {
     let initial: Option<i64> = r.get(9)?;
     Ok(RawRow {
@@ -241,59 +121,9 @@ fn raw_row(r: &rusqlite::Row<'_>) -> rusqlite::Result<RawRow> {
     })
 }
 
-impl RawRow {
-    fn check(self) -> Result<GameRow, StoreError> {
-        let id = self.id.clone();
-        let corrupt = |why: &str| StoreError::Corrupt {
-            id: id.clone(),
-            why: why.to_string(),
-        };
-        let mode = Mode::parse(&self.mode).ok_or_else(|| corrupt("mode"))?;
-        let clock = match self.clock {
-            None => None,
-            Some(
-                [
-                    Some(initial_ms),
-                    Some(increment_ms),
-                    Some(white_ms),
-                    Some(black_ms),
-                    began,
-                ],
-            ) => Some(Clock {
-                initial_ms,
-                increment_ms,
-                white_ms,
-                black_ms,
-                turn_began_ms: began,
-            }),
-            Some(_) => return Err(corrupt("a clock with missing times")),
-        };
-        Ok(GameRow {
-            engine_color: word(&id, "engine colour", self.engine_color, Side::parse)?,
-            declared: word(&id, "declared result", self.declared, Declared::parse)?,
-            draw_offer: word(&id, "draw offer", self.draw_offer, Side::parse)?,
-            takeback_offer: word(&id, "takeback offer", self.takeback_offer, Side::parse)?,
-            rematch_offer: word(&id, "rematch offer", self.rematch_offer, Side::parse)?,
-            rematch: self.rematch,
-            id: self.id,
-            created_ms: self.created_ms,
-            mode,
-            rules: self.rules,
-            start_lfen: self.start_lfen,
-            level: self.level,
-            white_token: self.white_token,
-            black_token: self.black_token,
-            invite: self.invite,
-            started_ms: self.started_ms,
-            clock,
-            deadline_ms: self.deadline_ms,
-        })
-    }
-}
-
-impl Store {
+impl SqliteStore {
     /// Opens (creating and migrating if needed) the database at `path`.
-    pub fn open(path: &Path) -> Result<Store, StoreError> {
+    pub fn open(path: &Path) -> Result<SqliteStore, StoreError> {
         let mut writer = connect(path)?;
         migrate(&mut writer)?;
         let reader = connect(path)?;
@@ -313,8 +143,8 @@ impl Store {
                 }
             })
             .map_err(StoreError::Thread)?;
-        Ok(Store {
-            reader: Mutex::new(reader),
+        Ok(SqliteStore {
+            reader: Arc::new(Mutex::new(reader)),
             writer: Mutex::new(tx),
         })
     }
@@ -344,6 +174,27 @@ impl Store {
         self.queue(write)?
             .blocking_recv()
             .map_err(|_| StoreError::WriterGone)?
+    }
+
+    /// Runs a read off the async runtime (reads take the one reading
+    /// connection in turn).
+    pub(crate) async fn blocking<A: Send + 'static, T: Send + 'static>(
+        &self,
+        arg: A,
+        f: fn(&SqliteStore, A) -> Result<T, StoreError>,
+    ) -> Result<T, StoreError> {
+        let me = SqliteStore {
+            reader: self.reader.clone(),
+            writer: Mutex::new(
+                self.writer
+                    .lock()
+                    .map_err(|_| StoreError::Poisoned)?
+                    .clone(),
+            ),
+        };
+        tokio::task::spawn_blocking(move || f(&me, arg))
+            .await
+            .map_err(|e| StoreError::Task(e.to_string()))?
     }
 
     fn read<T>(
@@ -536,7 +387,10 @@ fn update_row(c: &Connection, g: &GameRow) -> rusqlite::Result<()> {
 
 #[cfg(test)]
 mod tests {
+    use super::SqliteStore as Store;
     use super::*;
+    use crate::clock::Clock;
+    use crate::model::Mode;
 
     fn row() -> GameRow {
         GameRow {

@@ -1,0 +1,252 @@
+//! Where games are kept: one interface, two databases. SQLite (a file,
+//! the default: nothing to install) and PostgreSQL (a server, for sites
+//! that outgrow one machine). Every accepted move is committed before it
+//! is acknowledged; the schema of each is versioned and migrated when the
+//! server starts.
+
+mod postgres;
+mod sqlite;
+
+use crate::clock::Clock;
+use crate::model::{Declared, Mode, Side};
+
+pub use postgres::PgStore;
+pub use sqlite::SqliteStore;
+
+#[derive(Debug, thiserror::Error)]
+pub enum StoreError {
+    #[error("database: {0}")]
+    Postgres(#[from] sqlx::Error),
+    #[error("database: {0}")]
+    Sqlite(#[from] rusqlite::Error),
+    #[error("the database writer has stopped")]
+    WriterGone,
+    #[error("a database lock was poisoned by a panic")]
+    Poisoned,
+    #[error("stored game '{id}' cannot be read: {why}")]
+    Corrupt { id: String, why: String },
+    #[error("cannot start the database writer: {0}")]
+    Thread(std::io::Error),
+    #[error("the database has schema version {0}, newer than this server knows")]
+    TooNew(i64),
+    #[error("a database task failed: {0}")]
+    Task(String),
+}
+
+/// A game's settings and off-board state (the moves are kept apart).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct GameRow {
+    pub id: String,
+    pub created_ms: i64,
+    pub mode: Mode,
+    /// `default` or `mate-ends-game`.
+    pub rules: String,
+    pub start_lfen: String,
+    pub level: Option<u8>,
+    /// Engine games only.
+    pub engine_color: Option<Side>,
+    pub white_token: Option<String>,
+    pub black_token: Option<String>,
+    /// A friend game's one-time invite code; the seat it opens is the one
+    /// without a token until it is claimed.
+    pub invite: Option<String>,
+    /// When the game started (a friend game: when its invite was claimed).
+    pub started_ms: Option<i64>,
+    pub clock: Option<Clock>,
+    pub declared: Option<Declared>,
+    /// The side offering a draw.
+    pub draw_offer: Option<Side>,
+    /// The side asking to take back a move.
+    pub takeback_offer: Option<Side>,
+    /// When the server must look at the game if nothing happens (a flag
+    /// fall, or the end of a first-move time); derived, kept for the sweep.
+    pub deadline_ms: Option<i64>,
+    /// The side asking for a rematch (friend games), after the end.
+    pub rematch_offer: Option<Side>,
+    /// The game that followed this one as its rematch.
+    pub rematch: Option<String>,
+}
+
+/// A change to the database. Writes go through one writer thread that
+/// commits whatever has queued up in one transaction (group commit): one
+/// disk flush for many moves, each move still acknowledged only once it is
+/// on disk, and each in its own savepoint so that one failure (a duplicate
+/// ply) does not sink the others.
+pub enum Write {
+    Create(GameRow),
+    /// Move number `ply` (0-based) and the game's off-board state.
+    Append {
+        row: GameRow,
+        ply: usize,
+        text: String,
+        now_ms: i64,
+    },
+    /// Takes back every move from `ply` on, and saves the off-board state.
+    Truncate {
+        row: GameRow,
+        ply: usize,
+    },
+    /// Saves the off-board state (declared result, offers, clocks, seats).
+    Update(GameRow),
+    /// Stores a game's analysis.
+    Analysis {
+        id: String,
+        report: String,
+    },
+}
+
+/// The columns of a game row, in the order both databases read them.
+pub(crate) const COLUMNS: &str =
+    "id, created_ms, mode, rules, start_lfen, level, engine_color, white_token,
+    black_token, clock_initial_ms, clock_increment_ms, white_ms, black_ms, turn_started_ms,
+    declared, draw_offer, invite, started_ms, takeback_offer, deadline_ms, rematch_offer, rematch";
+
+/// A word read back from the database, or a `Corrupt` error naming it.
+fn word<T>(
+    id: &str,
+    what: &str,
+    text: Option<String>,
+    parse: fn(&str) -> Option<T>,
+) -> Result<Option<T>, StoreError> {
+    match text {
+        None => Ok(None),
+        Some(t) => parse(&t).map(Some).ok_or_else(|| StoreError::Corrupt {
+            id: id.to_string(),
+            why: format!("{what} '{t}'"),
+        }),
+    }
+}
+
+/// The raw columns of a row, before the words are checked.
+pub(crate) struct RawRow {
+    pub(crate) id: String,
+    pub(crate) created_ms: i64,
+    pub(crate) mode: String,
+    pub(crate) rules: String,
+    pub(crate) start_lfen: String,
+    pub(crate) level: Option<u8>,
+    pub(crate) engine_color: Option<String>,
+    pub(crate) white_token: Option<String>,
+    pub(crate) black_token: Option<String>,
+    pub(crate) clock: Option<[Option<i64>; 5]>,
+    pub(crate) declared: Option<String>,
+    pub(crate) draw_offer: Option<String>,
+    pub(crate) invite: Option<String>,
+    pub(crate) started_ms: Option<i64>,
+    pub(crate) takeback_offer: Option<String>,
+    pub(crate) deadline_ms: Option<i64>,
+    pub(crate) rematch_offer: Option<String>,
+    pub(crate) rematch: Option<String>,
+}
+
+impl RawRow {
+    pub(crate) fn check(self) -> Result<GameRow, StoreError> {
+        let id = self.id.clone();
+        let corrupt = |why: &str| StoreError::Corrupt {
+            id: id.clone(),
+            why: why.to_string(),
+        };
+        let mode = Mode::parse(&self.mode).ok_or_else(|| corrupt("mode"))?;
+        let clock = match self.clock {
+            None => None,
+            Some(
+                [
+                    Some(initial_ms),
+                    Some(increment_ms),
+                    Some(white_ms),
+                    Some(black_ms),
+                    began,
+                ],
+            ) => Some(Clock {
+                initial_ms,
+                increment_ms,
+                white_ms,
+                black_ms,
+                turn_began_ms: began,
+            }),
+            Some(_) => return Err(corrupt("a clock with missing times")),
+        };
+        Ok(GameRow {
+            engine_color: word(&id, "engine colour", self.engine_color, Side::parse)?,
+            declared: word(&id, "declared result", self.declared, Declared::parse)?,
+            draw_offer: word(&id, "draw offer", self.draw_offer, Side::parse)?,
+            takeback_offer: word(&id, "takeback offer", self.takeback_offer, Side::parse)?,
+            rematch_offer: word(&id, "rematch offer", self.rematch_offer, Side::parse)?,
+            rematch: self.rematch,
+            id: self.id,
+            created_ms: self.created_ms,
+            mode,
+            rules: self.rules,
+            start_lfen: self.start_lfen,
+            level: self.level,
+            white_token: self.white_token,
+            black_token: self.black_token,
+            invite: self.invite,
+            started_ms: self.started_ms,
+            clock,
+            deadline_ms: self.deadline_ms,
+        })
+    }
+}
+
+/// The games' database: SQLite or PostgreSQL.
+pub enum Store {
+    Sqlite(SqliteStore),
+    Postgres(PgStore),
+}
+
+impl Store {
+    /// Opens (creating and migrating if needed) the database: a
+    /// `postgres://` or `postgresql://` URL, else a SQLite file.
+    pub async fn open(location: &str) -> Result<Store, StoreError> {
+        if location.starts_with("postgres://") || location.starts_with("postgresql://") {
+            Ok(Store::Postgres(PgStore::open(location).await?))
+        } else {
+            let path = std::path::PathBuf::from(location);
+            let s = tokio::task::spawn_blocking(move || SqliteStore::open(&path))
+                .await
+                .map_err(|e| StoreError::Task(e.to_string()))??;
+            Ok(Store::Sqlite(s))
+        }
+    }
+
+    /// Applies a write; it is on disk (committed) when this returns.
+    pub async fn write(&self, write: Write) -> Result<(), StoreError> {
+        match self {
+            Store::Sqlite(s) => s.write(write).await,
+            Store::Postgres(p) => p.write(write).await,
+        }
+    }
+
+    /// A game's row and its moves, if there is such a game.
+    pub async fn load(&self, id: &str) -> Result<Option<(GameRow, Vec<String>)>, StoreError> {
+        match self {
+            Store::Sqlite(s) => s.blocking(id.to_string(), |s, id| s.load(&id)).await,
+            Store::Postgres(p) => p.load(id).await,
+        }
+    }
+
+    /// Ids of games whose deadline has come (flag falls, first moves).
+    pub async fn due(&self, now_ms: i64) -> Result<Vec<String>, StoreError> {
+        match self {
+            Store::Sqlite(s) => s.blocking(now_ms, SqliteStore::due).await,
+            Store::Postgres(p) => p.due(now_ms).await,
+        }
+    }
+
+    /// A game's stored analysis (JSON), if it has one.
+    pub async fn analysis(&self, id: &str) -> Result<Option<String>, StoreError> {
+        match self {
+            Store::Sqlite(s) => s.blocking(id.to_string(), |s, id| s.analysis(&id)).await,
+            Store::Postgres(p) => p.analysis(id).await,
+        }
+    }
+
+    /// Whether the database answers (for `/healthz`).
+    pub async fn check(&self) -> Result<(), StoreError> {
+        match self {
+            Store::Sqlite(s) => s.blocking((), |s, ()| s.check()).await,
+            Store::Postgres(p) => p.check().await,
+        }
+    }
+}

@@ -1,0 +1,280 @@
+//! Games in PostgreSQL, for sites that outgrow one machine. Each write is
+//! one transaction; the key of `moves` (game, ply) makes the database the
+//! judge of which move is accepted at a ply. The schema is versioned in
+//! `legion_schema` and migrated at start, under an advisory lock, so that
+//! several servers starting at once migrate once.
+
+use sqlx::postgres::{PgPool, PgPoolOptions, PgRow};
+// The only SQL built at run time joins our own column list.
+use sqlx::{AssertSqlSafe, Postgres, Row, Transaction};
+
+use super::{COLUMNS, GameRow, RawRow, StoreError, Write};
+use crate::model::{Declared, Side};
+
+pub struct PgStore {
+    pool: PgPool,
+}
+
+/// The schema, one step a version.
+const MIGRATIONS: &[&str] = &[
+    // 1: games (as SQLite's version 3), their moves, and the deadline index.
+    "CREATE TABLE games (
+        id TEXT PRIMARY KEY,
+        created_ms BIGINT NOT NULL,
+        mode TEXT NOT NULL,
+        rules TEXT NOT NULL,
+        start_lfen TEXT NOT NULL,
+        level SMALLINT,
+        engine_color TEXT,
+        white_token TEXT,
+        black_token TEXT,
+        clock_initial_ms BIGINT,
+        clock_increment_ms BIGINT,
+        white_ms BIGINT,
+        black_ms BIGINT,
+        turn_started_ms BIGINT,
+        declared TEXT,
+        draw_offer TEXT,
+        invite TEXT,
+        started_ms BIGINT,
+        takeback_offer TEXT,
+        deadline_ms BIGINT,
+        rematch_offer TEXT,
+        rematch TEXT
+    );
+    CREATE TABLE moves (
+        game_id TEXT NOT NULL REFERENCES games(id),
+        ply INTEGER NOT NULL,
+        move TEXT NOT NULL,
+        played_ms BIGINT NOT NULL,
+        PRIMARY KEY (game_id, ply)
+    );
+    CREATE INDEX games_deadline ON games(deadline_ms) WHERE deadline_ms IS NOT NULL;",
+    // 2: the engine's analysis of a finished game (JSON, crate::analysis).
+    "CREATE TABLE analyses (
+        game_id TEXT PRIMARY KEY REFERENCES games(id),
+        report TEXT NOT NULL
+    );",
+];
+
+/// Any number, to take the same advisory lock from every server.
+const MIGRATION_LOCK: i64 = 0x1E61_0000;
+
+impl PgStore {
+    pub async fn open(url: &str) -> Result<PgStore, StoreError> {
+        let pool = PgPoolOptions::new()
+            .max_connections(16)
+            .connect(url)
+            .await?;
+        migrate(&pool).await?;
+        Ok(PgStore { pool })
+    }
+
+    pub async fn write(&self, w: Write) -> Result<(), StoreError> {
+        let mut tx = self.pool.begin().await?;
+        apply(&mut tx, &w).await?;
+        tx.commit().await?;
+        Ok(())
+    }
+
+    pub async fn load(&self, id: &str) -> Result<Option<(GameRow, Vec<String>)>, StoreError> {
+        let row = sqlx::query(AssertSqlSafe(format!(
+            "SELECT {COLUMNS} FROM games WHERE id = $1"
+        )))
+        .bind(id)
+        .fetch_optional(&self.pool)
+        .await?;
+        let Some(row) = row else { return Ok(None) };
+        let game = raw_row(&row)?.check()?;
+        let moves: Vec<String> =
+            sqlx::query_scalar("SELECT move FROM moves WHERE game_id = $1 ORDER BY ply")
+                .bind(id)
+                .fetch_all(&self.pool)
+                .await?;
+        Ok(Some((game, moves)))
+    }
+
+    pub async fn due(&self, now_ms: i64) -> Result<Vec<String>, StoreError> {
+        Ok(sqlx::query_scalar(
+            "SELECT id FROM games WHERE deadline_ms IS NOT NULL AND deadline_ms <= $1
+             ORDER BY deadline_ms LIMIT 500",
+        )
+        .bind(now_ms)
+        .fetch_all(&self.pool)
+        .await?)
+    }
+
+    pub async fn analysis(&self, id: &str) -> Result<Option<String>, StoreError> {
+        Ok(
+            sqlx::query_scalar("SELECT report FROM analyses WHERE game_id = $1")
+                .bind(id)
+                .fetch_optional(&self.pool)
+                .await?,
+        )
+    }
+
+    pub async fn check(&self) -> Result<(), StoreError> {
+        sqlx::query("SELECT 1").execute(&self.pool).await?;
+        Ok(())
+    }
+}
+
+async fn migrate(pool: &PgPool) -> Result<(), StoreError> {
+    let mut tx = pool.begin().await?;
+    sqlx::query("SELECT pg_advisory_xact_lock($1)")
+        .bind(MIGRATION_LOCK)
+        .execute(&mut *tx)
+        .await?;
+    sqlx::query("CREATE TABLE IF NOT EXISTS legion_schema (version INTEGER NOT NULL)")
+        .execute(&mut *tx)
+        .await?;
+    let version: Option<i32> = sqlx::query_scalar("SELECT max(version) FROM legion_schema")
+        .fetch_one(&mut *tx)
+        .await?;
+    let version = version.unwrap_or(0) as usize;
+    if version > MIGRATIONS.len() {
+        return Err(StoreError::TooNew(version as i64));
+    }
+    for (i, step) in MIGRATIONS.iter().enumerate().skip(version) {
+        sqlx::raw_sql(*step).execute(&mut *tx).await?;
+        sqlx::query("INSERT INTO legion_schema (version) VALUES ($1)")
+            .bind((i + 1) as i32)
+            .execute(&mut *tx)
+            .await?;
+    }
+    tx.commit().await?;
+    Ok(())
+}
+
+fn raw_row(r: &PgRow) -> Result<RawRow, StoreError> {
+    let initial: Option<i64> = r.try_get(9)?;
+    let level: Option<i16> = r.try_get(5)?;
+    Ok(RawRow {
+        id: r.try_get(0)?,
+        created_ms: r.try_get(1)?,
+        mode: r.try_get(2)?,
+        rules: r.try_get(3)?,
+        start_lfen: r.try_get(4)?,
+        level: level.and_then(|l| u8::try_from(l).ok()),
+        engine_color: r.try_get(6)?,
+        white_token: r.try_get(7)?,
+        black_token: r.try_get(8)?,
+        clock: match initial {
+            None => None,
+            Some(i) => Some([
+                Some(i),
+                r.try_get(10)?,
+                r.try_get(11)?,
+                r.try_get(12)?,
+                r.try_get(13)?,
+            ]),
+        },
+        declared: r.try_get(14)?,
+        draw_offer: r.try_get(15)?,
+        invite: r.try_get(16)?,
+        started_ms: r.try_get(17)?,
+        takeback_offer: r.try_get(18)?,
+        deadline_ms: r.try_get(19)?,
+        rematch_offer: r.try_get(20)?,
+        rematch: r.try_get(21)?,
+    })
+}
+
+async fn apply(tx: &mut Transaction<'_, Postgres>, w: &Write) -> Result<(), StoreError> {
+    match w {
+        Write::Create(g) => {
+            let c = g.clock;
+            sqlx::query(AssertSqlSafe(format!(
+                "INSERT INTO games ({COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10,
+                 $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, $21, $22)"
+            )))
+            .bind(&g.id)
+            .bind(g.created_ms)
+            .bind(g.mode.name())
+            .bind(&g.rules)
+            .bind(&g.start_lfen)
+            .bind(g.level.map(i16::from))
+            .bind(g.engine_color.map(Side::code))
+            .bind(&g.white_token)
+            .bind(&g.black_token)
+            .bind(c.map(|c| c.initial_ms))
+            .bind(c.map(|c| c.increment_ms))
+            .bind(c.map(|c| c.white_ms))
+            .bind(c.map(|c| c.black_ms))
+            .bind(c.and_then(|c| c.turn_began_ms))
+            .bind(g.declared.map(Declared::text))
+            .bind(g.draw_offer.map(Side::code))
+            .bind(&g.invite)
+            .bind(g.started_ms)
+            .bind(g.takeback_offer.map(Side::code))
+            .bind(g.deadline_ms)
+            .bind(g.rematch_offer.map(Side::code))
+            .bind(&g.rematch)
+            .execute(&mut **tx)
+            .await?;
+        }
+        Write::Append {
+            row,
+            ply,
+            text,
+            now_ms,
+        } => {
+            sqlx::query(
+                "INSERT INTO moves (game_id, ply, move, played_ms) VALUES ($1, $2, $3, $4)",
+            )
+            .bind(&row.id)
+            .bind(*ply as i32)
+            .bind(text)
+            .bind(now_ms)
+            .execute(&mut **tx)
+            .await?;
+            update_row(tx, row).await?;
+        }
+        Write::Truncate { row, ply } => {
+            sqlx::query("DELETE FROM moves WHERE game_id = $1 AND ply >= $2")
+                .bind(&row.id)
+                .bind(*ply as i32)
+                .execute(&mut **tx)
+                .await?;
+            update_row(tx, row).await?;
+        }
+        Write::Update(row) => update_row(tx, row).await?,
+        Write::Analysis { id, report } => {
+            sqlx::query(
+                "INSERT INTO analyses (game_id, report) VALUES ($1, $2)
+                 ON CONFLICT (game_id) DO UPDATE SET report = excluded.report",
+            )
+            .bind(id)
+            .bind(report)
+            .execute(&mut **tx)
+            .await?;
+        }
+    }
+    Ok(())
+}
+
+async fn update_row(tx: &mut Transaction<'_, Postgres>, g: &GameRow) -> Result<(), StoreError> {
+    let c = g.clock;
+    sqlx::query(
+        "UPDATE games SET white_ms = $2, black_ms = $3, turn_started_ms = $4, declared = $5,
+            draw_offer = $6, white_token = $7, black_token = $8, started_ms = $9,
+            takeback_offer = $10, deadline_ms = $11, rematch_offer = $12, rematch = $13
+         WHERE id = $1",
+    )
+    .bind(&g.id)
+    .bind(c.map(|c| c.white_ms))
+    .bind(c.map(|c| c.black_ms))
+    .bind(c.and_then(|c| c.turn_began_ms))
+    .bind(g.declared.map(Declared::text))
+    .bind(g.draw_offer.map(Side::code))
+    .bind(&g.white_token)
+    .bind(&g.black_token)
+    .bind(g.started_ms)
+    .bind(g.takeback_offer.map(Side::code))
+    .bind(g.deadline_ms)
+    .bind(g.rematch_offer.map(Side::code))
+    .bind(&g.rematch)
+    .execute(&mut **tx)
+    .await?;
+    Ok(())
+}

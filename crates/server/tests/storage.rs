@@ -1,0 +1,159 @@
+//! The storage interface on both databases: SQLite always, PostgreSQL
+//! when the test script starts one (`LEGION_TEST_BACKEND=postgres`, see
+//! scripts/with-postgres.sh). The same expectations for both.
+
+mod common;
+
+use legion_server::clock::Clock;
+use legion_server::model::{Declared, Mode, Side};
+use legion_server::store::{GameRow, Store, StoreError, Write};
+
+fn row(id: &str) -> GameRow {
+    GameRow {
+        id: id.into(),
+        created_ms: 1,
+        mode: Mode::Friend,
+        rules: "default".into(),
+        start_lfen: legion_rules::INITIAL_LFEN.into(),
+        level: Some(7),
+        engine_color: None,
+        white_token: Some("w".into()),
+        black_token: None,
+        invite: Some("inv".into()),
+        started_ms: None,
+        clock: Some(Clock::new(60_000, 1000)),
+        declared: None,
+        draw_offer: Some(Side::Black),
+        takeback_offer: None,
+        deadline_ms: Some(77),
+        rematch_offer: None,
+        rematch: None,
+    }
+}
+
+/// The databases to check: (name, location to open, again).
+async fn backends(dir: &std::path::Path) -> Vec<(&'static str, String)> {
+    let mut out = vec![("sqlite", dir.join("s.db").display().to_string())];
+    if std::env::var("LEGION_TEST_BACKEND").as_deref() == Ok("postgres") {
+        let c = common::on_backend(legion_server::Config::local(dir.join("pg.db"))).await;
+        out.push(("postgres", c.postgres.expect("a PostgreSQL URL")));
+    }
+    out
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn games_moves_and_analyses_round_trip() {
+    let dir = tempfile::tempdir().unwrap();
+    for (name, at) in backends(dir.path()).await {
+        let r = row("abc");
+        let append = |ply: usize, text: &str| Write::Append {
+            row: r.clone(),
+            ply,
+            text: text.into(),
+            now_ms: 5,
+        };
+        {
+            let s = Store::open(&at).await.unwrap();
+            s.write(Write::Create(r.clone())).await.unwrap();
+            s.write(append(0, "c3d4")).await.unwrap();
+            s.write(append(1, "f6e5")).await.unwrap();
+            // The same ply twice: the database refuses the second (one
+            // move a ply, whoever races), and nothing else suffers.
+            let twice = s.write(append(1, "b6a5")).await;
+            assert!(twice.is_err(), "{name}: a second move at ply 1 was stored");
+        }
+        let s = Store::open(&at).await.unwrap();
+        let (back, moves) = s.load("abc").await.unwrap().unwrap();
+        assert_eq!(back, r, "{name}");
+        assert_eq!(moves, vec!["c3d4", "f6e5"], "{name}");
+        // Off-board state, truncation, deadlines.
+        let mut changed = r.clone();
+        changed.declared = Some(Declared::Resigned(Side::White));
+        changed.deadline_ms = None;
+        changed.black_token = Some("b".into());
+        changed.rematch = Some("next".into());
+        s.write(Write::Truncate {
+            row: changed.clone(),
+            ply: 1,
+        })
+        .await
+        .unwrap();
+        let (back, moves) = s.load("abc").await.unwrap().unwrap();
+        assert_eq!((back, moves), (changed, vec!["c3d4".to_string()]), "{name}");
+        assert!(s.load("nope").await.unwrap().is_none(), "{name}");
+        let mut timed = row("timed");
+        timed.deadline_ms = Some(500);
+        s.write(Write::Create(timed)).await.unwrap();
+        assert_eq!(s.due(499).await.unwrap(), Vec::<String>::new(), "{name}");
+        assert_eq!(s.due(500).await.unwrap(), vec!["timed"], "{name}");
+        // Analyses: stored, replaced, read back.
+        assert_eq!(s.analysis("abc").await.unwrap(), None, "{name}");
+        for report in ["{\"a\":1}", "{\"a\":2}"] {
+            s.write(Write::Analysis {
+                id: "abc".into(),
+                report: report.into(),
+            })
+            .await
+            .unwrap();
+        }
+        assert_eq!(
+            s.analysis("abc").await.unwrap().as_deref(),
+            Some("{\"a\":2}"),
+            "{name}"
+        );
+        s.check().await.unwrap();
+        // Opening again migrates nothing twice.
+        drop(s);
+        Store::open(&at).await.unwrap();
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn racing_writers_at_one_ply_have_exactly_one_winner() {
+    let dir = tempfile::tempdir().unwrap();
+    for (name, at) in backends(dir.path()).await {
+        let s = std::sync::Arc::new(Store::open(&at).await.unwrap());
+        let r = row("race");
+        s.write(Write::Create(r.clone())).await.unwrap();
+        let tries: Vec<_> = ["c3d4", "a3b4", "e3f4", "g3h4", "c3b4", "e3d4"]
+            .into_iter()
+            .map(|m| {
+                let (s, r) = (s.clone(), r.clone());
+                tokio::spawn(async move {
+                    s.write(Write::Append {
+                        row: r,
+                        ply: 0,
+                        text: m.into(),
+                        now_ms: 1,
+                    })
+                    .await
+                    .map(|()| m)
+                })
+            })
+            .collect();
+        let mut won = Vec::new();
+        for t in tries {
+            if let Ok(m) = t.await.unwrap() {
+                won.push(m);
+            }
+        }
+        assert_eq!(won.len(), 1, "{name}: {won:?}");
+        let (_, moves) = s.load("race").await.unwrap().unwrap();
+        assert_eq!(moves, won, "{name}");
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_unknown_word_in_the_database_is_an_error_not_a_default() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("bad.db");
+    let s = Store::open(&path.display().to_string()).await.unwrap();
+    s.write(Write::Create(row("abc"))).await.unwrap();
+    {
+        let c = rusqlite::Connection::open(&path).unwrap();
+        c.execute("UPDATE games SET declared = 'resign:x'", [])
+            .unwrap();
+    }
+    let e = s.load("abc").await.unwrap_err();
+    assert!(matches!(e, StoreError::Corrupt { .. }), "{e}");
+}
