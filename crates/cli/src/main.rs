@@ -4,6 +4,7 @@
 mod diagram;
 mod engine_cmds;
 mod match_cmd;
+mod migrate_cmd;
 mod play_cmd;
 mod rules_cmds;
 mod serve_cmd;
@@ -36,6 +37,8 @@ enum Command {
     Show(rules_cmds::PositionArgs),
     /// Serve the web app: play and study Legion in the browser.
     Serve(serve_cmd::ServeArgs),
+    /// Copy every game to another database (SQLite to PostgreSQL) and check the copy.
+    Migrate(migrate_cmd::MigrateArgs),
     /// Play the engine in the terminal (or --watch it play itself).
     Play(play_cmd::PlayArgs),
     /// Speak the UCI-style engine protocol on stdin/stdout (docs/PROTOCOL.md).
@@ -102,6 +105,7 @@ fn main() -> ExitCode {
         Command::Apply(a) => rules_cmds::apply(a),
         Command::Show(a) => rules_cmds::show(a),
         Command::Serve(a) => serve_cmd::run(a),
+        Command::Migrate(a) => migrate_cmd::run(a),
         Command::Play(a) => play_cmd::run(a),
         Command::Uci => engine_cmds::uci(),
         Command::Bench(a) => engine_cmds::bench(a),

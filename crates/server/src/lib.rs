@@ -18,6 +18,7 @@ pub mod limits;
 pub mod live;
 mod logs;
 pub mod metrics;
+pub mod migrate;
 pub mod model;
 pub mod offers;
 pub mod pool;

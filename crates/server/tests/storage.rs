@@ -157,3 +157,77 @@ async fn an_unknown_word_in_the_database_is_an_error_not_a_default() {
     let e = s.load("abc").await.unwrap_err();
     assert!(matches!(e, StoreError::Corrupt { .. }), "{e}");
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn migrating_copies_and_checks_every_game() {
+    use legion_server::migrate::{MigrateError, copy};
+    let dir = tempfile::tempdir().unwrap();
+    let from = Store::open(&dir.path().join("from.db").display().to_string())
+        .await
+        .unwrap();
+    for (i, id) in ["g1", "g2", "g3"].iter().enumerate() {
+        let r = row(id);
+        from.write(Write::Create(r.clone())).await.unwrap();
+        for (ply, m) in ["c3d4", "f6e5", "d4f6"].iter().take(i + 1).enumerate() {
+            let w = Write::Append {
+                row: r.clone(),
+                ply,
+                text: m.to_string(),
+                now_ms: 100 + ply as i64,
+            };
+            from.write(w).await.unwrap();
+        }
+    }
+    from.write(Write::Analysis {
+        id: "g2".into(),
+        report: "{}".into(),
+    })
+    .await
+    .unwrap();
+    let mut targets = vec![dir.path().join("to.db").display().to_string()];
+    targets.extend(
+        backends(dir.path())
+            .await
+            .into_iter()
+            .filter(|b| b.0 == "postgres")
+            .map(|b| b.1),
+    );
+    for at in targets {
+        let to = Store::open(&at).await.unwrap();
+        let mut seen = Vec::new();
+        let r = copy(&from, &to, |phase, done, total| {
+            seen.push((phase.to_string(), done, total))
+        })
+        .await
+        .unwrap();
+        assert_eq!(
+            (r.games, r.copied, r.present, r.moves, r.analyses),
+            (3, 3, 0, 6, 1),
+            "{at}"
+        );
+        assert_eq!(seen.last().unwrap(), &("check".to_string(), 3, 3));
+        for id in ["g1", "g2", "g3"] {
+            assert_eq!(
+                to.export(id).await.unwrap(),
+                from.export(id).await.unwrap(),
+                "{at} {id}"
+            );
+        }
+        // Again: nothing to copy, everything checked.
+        let r = copy(&from, &to, |_, _, _| {}).await.unwrap();
+        assert_eq!((r.copied, r.present), (0, 3), "{at}");
+        // A game that differs in the target stops the migration.
+        let mut other = row("g4");
+        from.write(Write::Create(other.clone())).await.unwrap();
+        other.level = Some(1);
+        to.write(Write::Create(other)).await.unwrap();
+        let e = copy(&from, &to, |_, _, _| {}).await.unwrap_err();
+        assert!(
+            matches!(e, MigrateError::Conflict(ref id) if id == "g4"),
+            "{e}"
+        );
+        // g4 is left in the source: remove it before the next target.
+        let c = rusqlite::Connection::open(dir.path().join("from.db")).unwrap();
+        c.execute("DELETE FROM games WHERE id = 'g4'", []).unwrap();
+    }
+}

@@ -93,6 +93,18 @@ pub enum Write {
         id: String,
         report: String,
     },
+    /// A whole game from another database (`legion migrate`), in one
+    /// transaction.
+    Import(Box<Exported>),
+}
+
+/// Everything the database holds of one game.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Exported {
+    pub row: GameRow,
+    /// Each move and when it was played (unix ms).
+    pub moves: Vec<(String, i64)>,
+    pub analysis: Option<String>,
 }
 
 /// The columns of a game row, in the order both databases read them.
@@ -239,6 +251,33 @@ impl Store {
         match self {
             Store::Sqlite(s) => s.blocking(id.to_string(), |s, id| s.analysis(&id)).await,
             Store::Postgres(p) => p.analysis(id).await,
+        }
+    }
+
+    /// How many games there are.
+    pub async fn count(&self) -> Result<i64, StoreError> {
+        match self {
+            Store::Sqlite(s) => s.blocking((), |s, ()| s.count()).await,
+            Store::Postgres(p) => p.count().await,
+        }
+    }
+
+    /// Up to `limit` game ids after `after`, in order: to go through them all.
+    pub async fn ids(&self, after: &str, limit: i64) -> Result<Vec<String>, StoreError> {
+        match self {
+            Store::Sqlite(s) => {
+                s.blocking((after.to_string(), limit), |s, (a, l)| s.ids(&a, l))
+                    .await
+            }
+            Store::Postgres(p) => p.ids(after, limit).await,
+        }
+    }
+
+    /// Everything of one game, if there is such a game.
+    pub async fn export(&self, id: &str) -> Result<Option<Exported>, StoreError> {
+        match self {
+            Store::Sqlite(s) => s.blocking(id.to_string(), |s, id| s.export(&id)).await,
+            Store::Postgres(p) => p.export(id).await,
         }
     }
 

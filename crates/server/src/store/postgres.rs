@@ -8,7 +8,7 @@ use sqlx::postgres::{PgPool, PgPoolOptions, PgRow};
 // The only SQL built at run time joins our own column list.
 use sqlx::{AssertSqlSafe, Postgres, Row, Transaction};
 
-use super::{COLUMNS, GameRow, RawRow, StoreError, Write};
+use super::{COLUMNS, Exported, GameRow, RawRow, StoreError, Write};
 use crate::model::{Declared, Side};
 
 pub struct PgStore {
@@ -113,6 +113,39 @@ impl PgStore {
         )
     }
 
+    pub async fn count(&self) -> Result<i64, StoreError> {
+        Ok(sqlx::query_scalar("SELECT count(*) FROM games")
+            .fetch_one(&self.pool)
+            .await?)
+    }
+
+    pub async fn ids(&self, after: &str, limit: i64) -> Result<Vec<String>, StoreError> {
+        Ok(
+            sqlx::query_scalar("SELECT id FROM games WHERE id > $1 ORDER BY id LIMIT $2")
+                .bind(after)
+                .bind(limit)
+                .fetch_all(&self.pool)
+                .await?,
+        )
+    }
+
+    pub async fn export(&self, id: &str) -> Result<Option<Exported>, StoreError> {
+        let Some((row, _)) = self.load(id).await? else {
+            return Ok(None);
+        };
+        let moves: Vec<(String, i64)> =
+            sqlx::query_as("SELECT move, played_ms FROM moves WHERE game_id = $1 ORDER BY ply")
+                .bind(id)
+                .fetch_all(&self.pool)
+                .await?;
+        let analysis = self.analysis(id).await?;
+        Ok(Some(Exported {
+            row,
+            moves,
+            analysis,
+        }))
+    }
+
     pub async fn check(&self) -> Result<(), StoreError> {
         sqlx::query("SELECT 1").execute(&self.pool).await?;
         Ok(())
@@ -181,6 +214,28 @@ fn raw_row(r: &PgRow) -> Result<RawRow, StoreError> {
 }
 
 async fn apply(tx: &mut Transaction<'_, Postgres>, w: &Write) -> Result<(), StoreError> {
+    if let Write::Import(e) = w {
+        Box::pin(apply(tx, &Write::Create(e.row.clone()))).await?;
+        for (ply, (text, at)) in e.moves.iter().enumerate() {
+            sqlx::query(
+                "INSERT INTO moves (game_id, ply, move, played_ms) VALUES ($1, $2, $3, $4)",
+            )
+            .bind(&e.row.id)
+            .bind(ply as i32)
+            .bind(text)
+            .bind(at)
+            .execute(&mut **tx)
+            .await?;
+        }
+        if let Some(report) = &e.analysis {
+            let w = Write::Analysis {
+                id: e.row.id.clone(),
+                report: report.clone(),
+            };
+            Box::pin(apply(tx, &w)).await?;
+        }
+        return Ok(());
+    }
     match w {
         Write::Create(g) => {
             let c = g.clock;
@@ -239,6 +294,7 @@ async fn apply(tx: &mut Transaction<'_, Postgres>, w: &Write) -> Result<(), Stor
             update_row(tx, row).await?;
         }
         Write::Update(row) => update_row(tx, row).await?,
+        Write::Import(_) => unreachable!("handled above"),
         Write::Analysis { id, report } => {
             sqlx::query(
                 "INSERT INTO analyses (game_id, report) VALUES ($1, $2)

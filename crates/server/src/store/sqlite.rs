@@ -8,7 +8,7 @@ use std::sync::{Arc, Mutex};
 
 use rusqlite::{Connection, OptionalExtension, params};
 
-use super::{COLUMNS, GameRow, RawRow, StoreError, Write};
+use super::{COLUMNS, Exported, GameRow, RawRow, StoreError, Write};
 use crate::model::{Declared, Side};
 
 struct Job {
@@ -252,6 +252,43 @@ impl SqliteStore {
     }
 
     /// Whether the database answers (for `/healthz`).
+    pub fn count(&self) -> Result<i64, StoreError> {
+        self.read(|c| Ok(c.query_row("SELECT count(*) FROM games", [], |r| r.get(0))?))
+    }
+
+    pub fn ids(&self, after: &str, limit: i64) -> Result<Vec<String>, StoreError> {
+        self.read(|c| {
+            let mut stmt =
+                c.prepare_cached("SELECT id FROM games WHERE id > ?1 ORDER BY id LIMIT ?2")?;
+            let ids = stmt
+                .query_map(params![after, limit], |r| r.get::<_, String>(0))?
+                .collect::<rusqlite::Result<Vec<String>>>()?;
+            Ok(ids)
+        })
+    }
+
+    pub fn export(&self, id: &str) -> Result<Option<Exported>, StoreError> {
+        let Some((row, _)) = self.load(id)? else {
+            return Ok(None);
+        };
+        let analysis = self.analysis(id)?;
+        self.read(|c| {
+            let mut stmt = c.prepare_cached(
+                "SELECT move, played_ms FROM moves WHERE game_id = ?1 ORDER BY ply",
+            )?;
+            let moves = stmt
+                .query_map(params![id], |r| {
+                    Ok((r.get::<_, String>(0)?, r.get::<_, i64>(1)?))
+                })?
+                .collect::<rusqlite::Result<Vec<_>>>()?;
+            Ok(Some(Exported {
+                row,
+                moves,
+                analysis,
+            }))
+        })
+    }
+
     pub fn check(&self) -> Result<(), StoreError> {
         self.read(|c| {
             Ok(c.query_row("SELECT 1", [], |r| r.get::<_, i64>(0))
@@ -349,6 +386,25 @@ fn apply(c: &Connection, w: &Write) -> rusqlite::Result<()> {
             update_row(c, row)
         }
         Write::Update(row) => update_row(c, row),
+        Write::Import(e) => {
+            apply(c, &Write::Create(e.row.clone()))?;
+            for (ply, (text, at)) in e.moves.iter().enumerate() {
+                c.prepare_cached(
+                    "INSERT INTO moves (game_id, ply, move, played_ms) VALUES (?1, ?2, ?3, ?4)",
+                )?
+                .execute(params![e.row.id, ply as i64, text, at])?;
+            }
+            if let Some(report) = &e.analysis {
+                apply(
+                    c,
+                    &Write::Analysis {
+                        id: e.row.id.clone(),
+                        report: report.clone(),
+                    },
+                )?;
+            }
+            Ok(())
+        }
         Write::Analysis { id, report } => {
             c.execute(
                 "INSERT OR REPLACE INTO analyses (game_id, report) VALUES (?1, ?2)",

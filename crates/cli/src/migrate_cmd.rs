@@ -1,0 +1,47 @@
+//! `legion migrate --from legion.db --to postgres://...`: moves a site's
+//! games to another database and checks the copy (docs/HOSTING.md).
+
+use clap::Args;
+use indicatif::{ProgressBar, ProgressStyle};
+
+use crate::Failure;
+
+#[derive(Args)]
+pub struct MigrateArgs {
+    /// The database to copy from: a SQLite file or a PostgreSQL URL.
+    #[arg(long)]
+    pub from: String,
+    /// The database to copy into (created and migrated if needed).
+    #[arg(long)]
+    pub to: String,
+}
+
+pub fn run(a: MigrateArgs) -> Result<(), Failure> {
+    if !a.from.contains("://") && !std::path::Path::new(&a.from).exists() {
+        return Err(Failure(format!("no database at '{}'", a.from)));
+    }
+    let runtime = legion_server::runtime().map_err(|e| Failure(format!("cannot start: {e}")))?;
+    let report = runtime.block_on(async {
+        let from = legion_server::store::Store::open(&a.from).await?;
+        let to = legion_server::store::Store::open(&a.to).await?;
+        let bar = ProgressBar::new(0);
+        bar.set_style(
+            ProgressStyle::with_template("{msg:>5} [{bar:30}] {pos}/{len} games, {eta} left")
+                .map_err(|e| Failure(e.to_string()))?
+                .progress_chars("=> "),
+        );
+        let r = legion_server::migrate::copy(&from, &to, |phase, done, total| {
+            bar.set_message(phase.to_string());
+            bar.set_length(total);
+            bar.set_position(done);
+        })
+        .await;
+        bar.finish_and_clear();
+        r.map_err(|e| Failure(e.to_string()))
+    })?;
+    println!(
+        "{} games ({} moves, {} analyses): {} copied, {} already there; every game checked",
+        report.games, report.moves, report.analyses, report.copied, report.present
+    );
+    Ok(())
+}
