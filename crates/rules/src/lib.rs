@@ -26,6 +26,8 @@
 //! results (5.2, 5.3) in [`game`]; notation (6.2–6.5) in [`lfen`],
 //! [`notation`] and [`record`]; reasons for illegal moves in [`explain`].
 
+#![forbid(unsafe_code)]
+
 pub mod attacks;
 mod bitboard;
 mod board;

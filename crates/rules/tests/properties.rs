@@ -56,7 +56,14 @@ fn check_game(start: Position, choices: &[u16], explain_sample: usize) {
             match find_move(&pos, &[from, to]) {
                 Ok(m) => assert!(moves.contains(&m)),
                 Err(e) => {
-                    assert!(!e.to_string().is_empty());
+                    // The reason cites a rule of RULES.md and says it first.
+                    let rule = e.rule();
+                    let known = [
+                        "1.2", "1.3", "2.1", "2.2", "2.4", "3.1", "3.3", "4.2", "4.3", "4.5",
+                        "5.2", "6.3",
+                    ];
+                    assert!(known.contains(&rule), "{rule}: {e}");
+                    assert!(e.to_string().starts_with(&format!("{rule}: ")), "{e}");
                     assert!(!moves.iter().any(|m| m.from() == from
                         && m.to() == to
                         && m.kind() != legion_rules::MoveKind::Jump));

@@ -3,6 +3,8 @@
 //! in an embedded SQLite database. docs/HOSTING.md tells how to run it
 //! for strangers.
 
+#![forbid(unsafe_code)]
+
 pub mod analysis;
 pub mod api;
 pub mod assets;
