@@ -67,6 +67,15 @@ pub fn render(pos: &Position) -> String {
         }
         _ => s.push_str("Phase 2: neither side has a King (5.1)\n"),
     }
+    let capturers = pos.compulsory_capturers();
+    if capturers.any() {
+        let from: Vec<String> = capturers.into_iter().map(|s| s.to_string()).collect();
+        let _ = writeln!(
+            s,
+            "A Legion capture is compulsory (4.2): {}",
+            from.join(", ")
+        );
+    }
     if pos.rules().mate_ends_game {
         s.push_str("Rules: mate-ends-game (5.4)\n");
     }

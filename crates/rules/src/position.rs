@@ -208,6 +208,34 @@ impl Position {
         movegen::has_legal_move(self)
     }
 
+    /// The phase of the game (5.1): 1 while both Kings are on the board,
+    /// 2 once a King has left it.
+    pub fn phase(&self) -> u8 {
+        if Color::ALL.iter().all(|&c| self.board.king(c).is_some()) {
+            1
+        } else {
+            2
+        }
+    }
+
+    /// The squares of the Legion pieces that must capture (4.2): empty
+    /// when no Legion capture is compulsory (none there, or the side to
+    /// move is in check, 4.2.1).
+    pub fn compulsory_capturers(&self) -> Bitboard {
+        if self.is_check() {
+            return Bitboard::EMPTY;
+        }
+        self.legal_moves()
+            .iter()
+            .filter(|m| m.kind() == MoveKind::Jump)
+            .fold(Bitboard::EMPTY, |b, m| b | Bitboard::from(m.from()))
+    }
+
+    /// Whether a Legion capture is compulsory for the side to move (4.2).
+    pub fn is_capture_compulsory(&self) -> bool {
+        self.compulsory_capturers().any()
+    }
+
     /// 3.4: in check with no legal move.
     pub fn is_mate(&self) -> bool {
         self.is_check() && !self.has_legal_move()

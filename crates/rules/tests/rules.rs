@@ -474,3 +474,24 @@ fn part_7_perft() {
         assert_eq!(perft(&p, depth), nodes, "depth {depth}");
     }
 }
+
+/// 4.2 and 5.1 as the position tells them: who must capture, and the phase.
+#[test]
+fn rule_4_2_and_5_1_compulsory_capturers_and_phase() {
+    let start = Position::from_lfen(legion_rules::INITIAL_LFEN, Rules::DEFAULT).unwrap();
+    assert_eq!(start.phase(), 1);
+    assert!(!start.is_capture_compulsory());
+    // 1. c3-d4 b6-c5: the man on d4 must take c5 (4.2); nothing else may.
+    let p = start.after(legion_rules::notation::parse_move(&start, "c3d4").unwrap());
+    let p = p.after(legion_rules::notation::parse_move(&p, "b6c5").unwrap());
+    let who: Vec<String> = p
+        .compulsory_capturers()
+        .into_iter()
+        .map(|s| s.to_string())
+        .collect();
+    assert_eq!(who, vec!["d4"]);
+    assert!(p.is_capture_compulsory());
+    // A side without its King plays Phase 2 (5.1).
+    let no_black_king = Position::from_lfen("8/2m5/8/8/8/8/8/4K3 b - 0 1", Rules::DEFAULT).unwrap();
+    assert_eq!(no_black_king.phase(), 2);
+}

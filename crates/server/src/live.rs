@@ -280,7 +280,7 @@ impl Live {
             reason_i18n: why.map(|t| t.json()),
             check: pos.is_check(),
             kings: view::kings(pos),
-            phase: view::phase(pos),
+            phase: pos.phase(),
             phase_one: self.game.phase_one().map(|p| PhaseOne {
                 winner: p.winner.into(),
                 fullmove: p.fullmove,

@@ -79,20 +79,12 @@ pub fn legal_moves(pos: &Position, over: bool) -> Vec<Value> {
         .collect()
 }
 
-/// Pieces that may capture when a Legion capture is compulsory (4.2).
+/// Pieces that must capture when a Legion capture is compulsory (4.2).
 pub fn must_capture(pos: &Position) -> Vec<String> {
-    if pos.is_check() {
-        return Vec::new();
-    }
-    let mut from: Vec<String> = pos
-        .legal_moves()
+    pos.compulsory_capturers()
         .into_iter()
-        .filter(|m| m.kind() == MoveKind::Jump)
-        .map(|m| m.from().to_string())
-        .collect();
-    from.sort();
-    from.dedup();
-    from
+        .map(|s| s.to_string())
+        .collect()
 }
 
 pub fn kings(pos: &Position) -> Value {
@@ -100,14 +92,6 @@ pub fn kings(pos: &Position) -> Value {
         "w": pos.board().king(Color::White).is_some(),
         "b": pos.board().king(Color::Black).is_some(),
     })
-}
-
-pub fn phase(pos: &Position) -> u8 {
-    if Color::ALL.iter().all(|&c| pos.board().king(c).is_some()) {
-        1
-    } else {
-        2
-    }
 }
 
 pub fn outcome(o: Option<Outcome>) -> Value {
@@ -145,7 +129,7 @@ pub fn position(pos: &Position, o: Option<Outcome>) -> Value {
         "board": board(pos),
         "check": pos.is_check(),
         "kings": kings(pos),
-        "phase": phase(pos),
+        "phase": pos.phase(),
         "legal": legal,
         "must_capture": must_capture(pos),
         "outcome": outcome(o),
