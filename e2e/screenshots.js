@@ -5,7 +5,13 @@
 // phone), the analysis board with the engine's line, the position editor,
 // the rules page, and a game on a phone-sized screen; then the home page,
 // the engine game and the rules in Russian (suffix `-ru`), on a desktop and
-// on a phone (`-phone-ru`; the game on a phone is `phone-ru`).
+// on a phone (`-phone-ru`; the game on a phone is `phone-ru`); the engine
+// game on a phone held sideways (`phone-landscape`); and last, that game
+// resigned: the game-over panel in English and Russian (`game-over`,
+// `game-over-ru`, and on a phone `game-over-phone-ru`); the rules on a
+// phone (`rules-phone`, `rules-phone-contents`); the analysis board with
+// variations (`analysis-variation`) and with the computer's analysis of a
+// finished game (`analysis-review`), in English and Russian (`-ru`).
 //
 //   cd e2e && npm ci && node screenshots.js      (needs target/release/legion)
 //   node screenshots.js friend                    (only the shots whose name has "friend")
@@ -26,6 +32,7 @@ const ONLY = process.argv[2] || '';
 const DESKTOP = { width: 1200, height: 800 };
 const WIDE = { width: 1280, height: 860 };
 const PHONE = { width: 390, height: 844 };
+const LANDSCAPE = { width: 844, height: 390 };
 
 /** Puts a seat's token (and a friend game's invite) where the app keeps them, before the page loads. */
 async function seat(ctx, id, token, invite) {
@@ -72,6 +79,42 @@ async function engineGameWithConstruct(base) {
     }
   }
   throw new Error('no engine game with a construct came about');
+}
+
+/**
+ * A finished game against the engine with moves the computer's analysis
+ * classes: White plays moves picked by a fixed rule (not good ones), then
+ * resigns; the analysis is asked for and waited for. Returns {id, report}.
+ */
+async function reviewedGame(base) {
+  let last = null;
+  for (let attempt = 0; attempt < 4; attempt++) {
+    const g = await api(base, 'POST', '/api/games', { mode: 'engine', color: 'white', level: 2 });
+    let st = g.state;
+    for (let i = 0; i < 12 && st.status === 'active'; i++) {
+      const pick = st.legal[(i * 7 + 3 + attempt) % st.legal.length];
+      st = await api(base, 'POST', `/api/games/${g.id}/moves`, { move: pick.canonical, ply: st.ply }, g.token);
+      const deadline = Date.now() + 15000;
+      while (st.status === 'active' && st.turn !== 'w' && Date.now() < deadline) {
+        await new Promise((r) => setTimeout(r, 100));
+        st = await api(base, 'GET', `/api/games/${g.id}`);
+      }
+    }
+    if (st.status === 'active') await api(base, 'POST', `/api/games/${g.id}/resign`, {}, g.token);
+    await api(base, 'POST', `/api/games/${g.id}/analysis`, {});
+    let a = { status: 'running' };
+    const deadline = Date.now() + 60000;
+    while (a.status !== 'done' && Date.now() < deadline) {
+      await new Promise((r) => setTimeout(r, 300));
+      a = await api(base, 'GET', `/api/games/${g.id}/analysis`);
+    }
+    if (a.status !== 'done') continue;
+    last = { id: g.id, report: a.report };
+    const classes = new Set(a.report.moves.map((m) => m.class).filter(Boolean));
+    if (classes.size >= 2) return last;
+  }
+  if (!last) throw new Error('no game was analysed');
+  return last;
 }
 
 const wanted = (name) => !ONLY || name.includes(ONLY);
@@ -166,7 +209,7 @@ async function main() {
     await ctx.addInitScript(() => localStorage.setItem('legion:engine', 'on'));
     page = await ctx.newPage();
     await page.goto(`/analysis?lfen=${encodeURIComponent(st.lfen)}`);
-    await page.locator('.pv', { hasText: 'Best line' }).waitFor({ timeout: 20000 });
+    await page.locator('.pv .pv-line').first().waitFor({ timeout: 20000 });
     await page.locator('.arrow').first().waitFor();
     await shot(page, 'analysis');
 
@@ -241,6 +284,103 @@ async function main() {
       });
       await shot(page, `rules${suffix}`);
       await ctx.close();
+    }
+
+    // 9. The engine game on a phone held sideways: the board fills the
+    // height, the players' strips stand beside it.
+    ctx = await browser.newContext({ baseURL: base, viewport: LANDSCAPE, deviceScaleFactor: 2, isMobile: true, hasTouch: true, colorScheme: 'light', locale: 'en-US' });
+    await seat(ctx, g.id, g.token);
+    page = await ctx.newPage();
+    await page.goto(`/g/${g.id}`);
+    await page.locator('[data-prisoner]').first().waitFor();
+    await page.locator('[data-ply="8"]').waitFor();
+    await shot(page, 'phone-landscape');
+    await ctx.close();
+
+    // 10. The end: White resigns the engine game. The game-over panel with
+    // its result, reason and rematch, in English and in Russian.
+    if (['game-over', 'game-over-ru', 'game-over-phone-ru'].some(wanted)) {
+      await api(base, 'POST', `/api/games/${g.id}/resign`, {}, g.token);
+      for (const [name, make] of [['game-over', () => desktop()], ['game-over-ru', () => desktop('ru-RU')], ['game-over-phone-ru', () => phone('ru-RU')]]) {
+        ctx = await make();
+        await seat(ctx, g.id, g.token);
+        page = await ctx.newPage();
+        await page.goto(`/g/${g.id}`);
+        await page.locator('[data-game-over]').waitFor();
+        await page.waitForTimeout(400); // the panel's fade-in
+        await shot(page, name);
+        await ctx.close();
+      }
+    }
+
+    // 11. The rules on a phone, in English: at rule 4.1 (its table as
+    // cards, its board), and at the top with the contents opened.
+    if (['rules-phone', 'rules-phone-contents'].some(wanted)) {
+      ctx = await phone();
+      page = await ctx.newPage();
+      await page.goto('/rules');
+      await page.locator('[data-rule-board]').first().waitFor();
+      await page.evaluate(() => {
+        const h = [...document.querySelectorAll('.rules-doc p, .rules-doc li')].find((el) => /^4\.1\b/.test(el.textContent.trim()));
+        if (h) window.scrollTo(0, h.getBoundingClientRect().top + window.scrollY - 70);
+      });
+      await shot(page, 'rules-phone');
+      await page.evaluate(() => window.scrollTo(0, 0));
+      await page.locator('[data-toc] summary').click();
+      await shot(page, 'rules-phone-contents');
+      await ctx.close();
+    }
+
+    // 12. The analysis board: a record with two variations from White's
+    // third move, one with a variation of its own, and the engine's line;
+    // then a finished game with the computer's analysis: the graph, the
+    // moves' classes, each side's counts and the legend. English, Russian.
+    if (['analysis-variation', 'analysis-review'].some(wanted)) {
+      const reviewed = await reviewedGame(base);
+      const judged = reviewed.report.moves.find((m) => m.class === 'blunder' || m.class === 'mistake')
+        || reviewed.report.moves.find((m) => m.class) || { ply: reviewed.report.moves.length };
+      for (const [suffix, locale] of [['', 'en-US'], ['-ru', 'ru-RU']]) {
+        ctx = await desktop(locale);
+        await ctx.addInitScript(() => localStorage.setItem('legion:engine', 'on'));
+        page = await ctx.newPage();
+        await page.goto('/analysis');
+        const ready = () => page.locator('[data-status]:not([aria-busy])').waitFor();
+        await ready();
+        await page.locator('#record-input').fill('[White "Anna"]\n[Black "Boris"]\n\n1. c3-d4 d6-e5 2. b2-c3 c7-d6 3. a3-b4 b6-a5 4. e3-f4 a7-b6 *');
+        await page.locator('#record-input ~ .row button[type=submit]').click();
+        await page.locator('[data-ply="8"]').waitFor();
+        const move = async (from, to, text) => {
+          await ready();
+          await page.locator(`[data-square="${from}"]`).click();
+          await page.locator(`[data-square="${to}"]`).click();
+          await page.locator('[data-tree] [aria-current]', { hasText: text }).waitFor();
+        };
+        const pick = (sel, text) => page.locator(`[data-tree] ${sel}`, { hasText: text }).first().click();
+        await pick('[data-ply="4"]', 'c7-d6');
+        await move('e3', 'f4', 'e3-f4');
+        await move('b6', 'a5', 'b6-a5');
+        await move('g1', 'f3', 'Nf3');
+        await pick('[data-line="variation"]', 'e3-f4');
+        await move('b8', 'c6', 'Nc6');
+        await move('g1', 'f3', 'Nf3');
+        await pick('[data-ply="4"]', 'c7-d6');
+        await move('g3', 'h4', 'g3-h4');
+        await pick('[data-line="variation"]', 'Nc6');
+        await page.locator('.pv-line').first().waitFor({ timeout: 20000 });
+        await page.locator('[data-board] .arrow').first().waitFor();
+        await page.waitForFunction(() => !document.querySelector('#toast.show'));
+        await shot(page, `analysis-variation${suffix}`);
+        await ctx.close();
+
+        ctx = await desktop(locale);
+        await ctx.addInitScript(() => localStorage.setItem('legion:engine', 'on'));
+        page = await ctx.newPage();
+        await page.goto(`/analysis?game=${reviewed.id}&ply=${judged.ply}`);
+        await page.locator('[data-eval-graph]').waitFor();
+        await page.locator('.pv-line').first().waitFor({ timeout: 20000 });
+        await shot(page, `analysis-review${suffix}`, { fullPage: true });
+        await ctx.close();
+      }
     }
   } finally {
     await browser.close();

@@ -1,31 +1,41 @@
-// The analysis board (/analysis): any position, from an LFEN, a game record
-// or the editor; moves by the rules for whichever side is to move; the
-// engine's evaluation and best line.
+// The analysis board (/analysis): any position, from an LFEN, a game record,
+// a game of the site (?game=<id>, at its end or at ?ply=N) or the editor.
+// Every position reached is kept in a move tree (movetree.js): playing a
+// move from the middle of a line starts a variation and loses nothing.
+// Moves are the server's: each legal move of /api/position carries the
+// position after it, so the page never applies the rules itself. The
+// engine's evaluation and best line (or lines) for the position shown; for a
+// finished game, the computer analysis of the whole game (gamereview.js).
 
-import { api, copyText, ApiError } from './api.js';
+import { api, request, copyText, ApiError } from './api.js';
 import { Board } from './board.js';
 import { INITIAL_LFEN, parseLfen, writeLfen, possibleCastling, isDark, rankOf } from './lfen.js';
 import { pieceIcon } from './pieces.js';
 import { h, setText, showError, toast, typingIn, sideName } from './ui.js';
-import { MoveList, ICONS } from './movelist.js';
 import { openNewGameDialog } from './newgame.js';
 import { t, tServer, formatNumber } from './i18n.js';
+import { MoveTree, TreeView, NAV_ICONS } from './movetree.js';
+import { GameReview } from './gamereview.js';
 
 export function mountAnalysis(root) {
   const page = new AnalysisPage(root);
   return () => page.destroy();
 }
 
-const squaresOf = (canonical) => (canonical || '').match(/[a-h][1-8]/g) || [];
+/** Lines of the engine shown at most (when the server sends several). */
+const MAX_LINES = 3;
+const GAME_ID = /^[A-Za-z0-9_-]{1,64}$/;
 
 class AnalysisPage {
   constructor(root) {
     const q = new URLSearchParams(location.search);
     this.rules = q.get('rules') === 'mate-ends-game' ? 'mate-ends-game' : 'default';
-    this.start = q.get('lfen') || INITIAL_LFEN;
-    this.line = []; // [{canonical, human, lfen, path, captured}]
-    this.cursor = 0;
-    this.views = new Map(); // LFEN -> the server's view of it
+    this.tree = new MoveTree(q.get('lfen') || INITIAL_LFEN);
+    this.node = this.tree.root;
+    this.game = null; // {id, status, result, reason, moves, nodes: [root, node of ply 1, ...]}
+    this.result = null; // {node, text}: the result written after the main line's last move
+    this.views = new Map(); // rules + LFEN -> the server's view of it (a promise)
+    this.evals = new Map(); // rules + LFEN -> the engine's answer
     this.engineOn = localStorage.getItem('legion:engine') !== 'off';
     this.editing = false;
     this.flipped = false;
@@ -33,13 +43,17 @@ class AnalysisPage {
     this.build(root);
     this.onKey = (e) => this.key(e);
     document.addEventListener('keydown', this.onKey);
-    this.show();
+    const id = q.get('game');
+    if (id && GAME_ID.test(id)) this.loadGame(id, q.get('ply'));
+    else this.refresh();
   }
 
   destroy() {
     this.destroyed = true;
     document.removeEventListener('keydown', this.onKey);
     this.analysis?.abort();
+    this.treeView.destroy();
+    this.review.destroy();
     clearTimeout(this.analyseTimer);
     clearTimeout(this.editTimer);
   }
@@ -59,6 +73,12 @@ class AnalysisPage {
     this.error = h('div.error', { 'data-error': '', role: 'alert', hidden: true });
     this.phaseNote = h('div.note.phase', { hidden: true });
 
+    // The game this analysis comes from (?game=).
+    this.gameTitle = h('strong');
+    this.gameResult = h('div.small', { 'data-game-result': '' });
+    this.gameLink = h('a', { href: '/' }, t('analysis.game.back'));
+    this.gamePanel = h('div.panel.game-panel', { hidden: true }, h('div.row.game-head', this.gameTitle, this.gameLink), this.gameResult);
+
     // Engine panel.
     this.engineToggle = h('input', { type: 'checkbox', id: 'engine-on', checked: this.engineOn });
     this.engineToggle.addEventListener('change', () => {
@@ -68,20 +88,37 @@ class AnalysisPage {
     });
     this.score = h('span.score', '–');
     this.depth = h('span.depth');
-    this.pv = h('div.pv');
+    this.pv = h('div.pv', { 'data-engine-lines': '' });
     const enginePanel = h('div.panel.engine-panel',
       h('div.row', h('label.switch', { for: 'engine-on' }, this.engineToggle, h('strong', t('analysis.engine'))),
         h('span.small', t('analysis.engineTime'))),
       h('div.eval', this.score, this.depth), this.pv);
     this.enginePanel = enginePanel;
 
-    // Moves panel.
-    this.moveList = new MoveList((ply) => this.goTo(ply));
+    // The move tree, its navigation and what may be done with the move shown.
+    this.treeView = new TreeView({
+      onPick: (node) => this.go(node),
+      onAction: (action, node) => this.act(action, node),
+      annotate: (node) => this.judgement(node),
+      footer: () => this.resultLine(),
+    });
     const nav = h('div.nav-buttons', { role: 'group', 'aria-label': t('game.nav.label') },
-      navBtn(ICONS.first, t('analysis.nav.first'), () => this.goTo(0)),
-      navBtn(ICONS.prev, t('game.nav.prev'), () => this.goTo(this.cursor - 1)),
-      navBtn(ICONS.next, t('game.nav.next'), () => this.goTo(this.cursor + 1)),
-      navBtn(ICONS.last, t('analysis.nav.last'), () => this.goTo(this.line.length)));
+      navBtn(NAV_ICONS.first, t('analysis.nav.first'), () => this.go(this.tree.root)),
+      navBtn(NAV_ICONS.prev, t('game.nav.prev'), () => this.go(this.node.parent)),
+      navBtn(NAV_ICONS.next, t('game.nav.next'), () => this.go(this.node.children[0])),
+      navBtn(NAV_ICONS.last, t('analysis.nav.last'), () => this.go(this.tree.end(this.node))));
+    this.treeActions = h('div.tree-actions', { role: 'group', 'aria-label': t('analysis.tree.actions') });
+    this.judgementNote = h('div.note.judgement', { hidden: true, 'data-judgement': '' });
+    this.movesPanel = h('div.panel.moves-panel', this.treeView.el, nav, this.treeActions, this.judgementNote,
+      h('p.small.tree-help', t('analysis.tree.help')));
+
+    // The computer analysis of a whole game.
+    this.review = new GameReview({
+      onPick: (ply) => this.goToGamePly(ply),
+      onReport: () => this.refresh(),
+      moveName: (ply) => this.gameMoveName(ply),
+      sideOf: (ply) => (this.tree.moveNumber(ply).white ? 'w' : 'b'),
+    });
 
     // Position and record input.
     this.lfenInput = h('input.lfen-field', { type: 'text', id: 'lfen-input', spellcheck: 'false', autocomplete: 'off', 'aria-label': t('analysis.lfenLabel') });
@@ -96,12 +133,11 @@ class AnalysisPage {
     this.rulesToggle = h('input', { type: 'checkbox', id: 'rules-mate', checked: this.rules === 'mate-ends-game' });
     this.rulesToggle.addEventListener('change', () => {
       this.rules = this.rulesToggle.checked ? 'mate-ends-game' : 'default';
-      this.views.clear();
       this.show();
     });
 
     this.playPanel = h('div.play-panel',
-      h('div.panel.moves-panel', this.moveList.el, nav),
+      this.movesPanel,
       h('div.panel',
         h('label', { for: 'lfen-input' }, h('strong', t('analysis.position'))), lfenForm,
         recordForm,
@@ -118,13 +154,14 @@ class AnalysisPage {
     root.append(h('div.analysis-layout',
       h('section.board-col', { 'aria-label': t('game.region.board') }, this.evalBar, boardBox),
       h('aside.side-col', { 'aria-label': t('analysis.region') },
-        h('div.panel', this.status, this.phaseNote, this.error), enginePanel, this.playPanel, this.editPanel)));
+        h('div.panel', this.status, this.phaseNote, this.error), this.gamePanel, enginePanel, this.playPanel, this.editPanel),
+      this.review.el));
   }
 
   // ---- positions -----------------------------------------------------------
 
   lfen() {
-    return this.cursor === 0 ? this.start : this.line[this.cursor - 1].lfen;
+    return this.node.lfen;
   }
 
   async view(lfen) {
@@ -137,39 +174,65 @@ class AnalysisPage {
     return this.views.get(key);
   }
 
+  /** Redraws the move tree (its shape changed), then the position shown. */
+  refresh() {
+    this.treeView.render(this.tree, this.node);
+    this.show();
+  }
+
+  /** Shows `node` (a node of the tree). */
+  go(node) {
+    if (!node || node === this.node || !this.tree.get(node.id)) return;
+    this.node = node;
+    this.showError('');
+    this.show();
+  }
+
   /** Draws the current position at once from its LFEN, then with the server's view. */
   async show() {
     if (this.editing) return;
-    const lfen = this.lfen();
+    const node = this.node;
+    const lfen = node.lfen;
     this.lfenInput.value = lfen;
-    const q = new URLSearchParams({ lfen });
-    if (this.rules !== 'default') q.set('rules', this.rules);
-    history.replaceState(null, '', `/analysis?${q}`);
-    const last = this.cursor ? this.line[this.cursor - 1] : null;
+    this.writeUrl();
+    this.treeView.setCurrent(node);
+    this.review.setPly(this.game ? this.gamePly(node) : null);
+    this.showTreeActions();
+    this.showJudgement();
+    const last = node.move;
     let pos;
     try { pos = parseLfen(lfen); } catch (e) { this.showError(e.message); pos = { board: {}, turn: 'w' }; }
     const base = { board: pos.board, turn: pos.turn, lastPath: last ? last.path : [], lastCaptured: last ? last.captured || [] : [] };
-    this.board.set({ ...base, legal: [], movable: false });
-    this.moveList.set(this.line, this.cursor, this.start);
+    // One step forward (a move played, or the next move) is played on the board.
+    const prev = this.shown;
+    this.shown = node;
+    let animate = null;
+    if (prev && node.parent === prev && last) {
+      try { animate = { move: last, before: parseLfen(prev.lfen).board }; } catch { animate = null; }
+    }
+    this.board.set({ ...base, legal: [], movable: false }, { animate });
     // data-turn changes only once the server's legal moves are in: until
-    // then the board takes no move.
+    // then the board takes no move (and the status is aria-busy).
     this.current = null;
+    this.status.setAttribute('aria-busy', 'true');
     let v;
     try {
       v = await this.view(lfen);
     } catch (e) {
-      if (lfen !== this.lfen() || this.destroyed) return;
+      if (node !== this.node || this.destroyed) return;
+      this.status.removeAttribute('aria-busy');
       this.showError(e.message);
       setText(this.status, t('analysis.invalid'));
       return;
     }
-    if (lfen !== this.lfen() || this.destroyed || this.editing) return;
+    if (node !== this.node || this.destroyed || this.editing) return;
     this.current = v;
+    this.status.removeAttribute('aria-busy');
     const turn = v.turn === 'b' ? 'b' : 'w';
     const check = v.check ? Object.entries(v.board || {}).find(([, o]) => o.piece === turn + 'K')?.[0] : null;
     this.board.set({
       ...base, board: v.board || pos.board, turn, legal: v.outcome ? [] : v.legal || [], movable: !v.outcome,
-      checkSquare: check, mustCapture: v.must_capture || [], arrows: this.bestArrow(lfen),
+      checkSquare: check, mustCapture: v.must_capture || [], arrows: this.engineArrows(lfen),
     });
     this.status.dataset.turn = turn;
     let text = v.outcome
@@ -185,26 +248,32 @@ class AnalysisPage {
     this.runEngine();
   }
 
-  goTo(ply) {
-    ply = Math.max(0, Math.min(this.line.length, ply));
-    if (ply === this.cursor) return;
-    this.cursor = ply;
-    this.showError('');
-    this.show();
+  /** The address of what is shown: the game and its move, or the position. */
+  writeUrl() {
+    const q = new URLSearchParams();
+    if (this.game) {
+      q.set('game', this.game.id);
+      q.set('ply', String(this.gamePly(this.node)));
+    } else {
+      q.set('lfen', this.lfen());
+      if (this.rules !== 'default') q.set('rules', this.rules);
+    }
+    history.replaceState(null, '', `/analysis?${q}`);
   }
 
   /**
    * Plays a legal move of the server's view: the server gives the position
    * after it (`lfen`, with the King removal of 5.1 when the move mates), so
-   * the page never applies the rules itself.
+   * the page never applies the rules itself. From the middle of a line the
+   * move starts a variation; the line stays.
    */
   async play(move) {
     this.showError('');
-    const before = this.lfen();
+    const from = this.node;
     if (!move.lfen) {
       // Only the server's moves carry their result; ask it about any other.
       try {
-        const r = await api.explain(before, this.rules, move.path && move.path.length ? move.path : [move.from, move.to]);
+        const r = await api.explain(from.lfen, this.rules, move.path && move.path.length ? move.path : [move.from, move.to]);
         if (!r.legal || !r.move || !r.move.lfen) { this.showError(r.error || t('analysis.illegal')); return; }
         move = r.move;
       } catch (e) {
@@ -212,11 +281,11 @@ class AnalysisPage {
         return;
       }
     }
-    if (this.destroyed || before !== this.lfen()) return;
-    this.line = this.line.slice(0, this.cursor);
-    this.line.push({ canonical: move.canonical, human: move.human, lfen: move.lfen, path: move.path || squaresOf(move.canonical), captured: move.captured || [] });
-    this.cursor = this.line.length;
-    this.show();
+    if (this.destroyed || from !== this.node) return;
+    const known = from.children.some((c) => c.move.canonical === move.canonical);
+    this.node = this.tree.add(from, move);
+    if (known) this.show();
+    else this.refresh();
   }
 
   async explain(squares) {
@@ -233,16 +302,167 @@ class AnalysisPage {
     }
   }
 
+  /**
+   * Plays the server's moves `canonicals` one after another from `node`
+   * (each looked up in that position's legal moves) and shows the last.
+   */
+  async playLine(node, canonicals) {
+    let n = node;
+    let grew = false;
+    for (const c of canonicals) {
+      let v;
+      try { v = await this.view(n.lfen); } catch (e) { this.showError(e.message); break; }
+      const m = (v.legal || []).find((x) => x.canonical === c);
+      if (!m || this.destroyed) break;
+      if (!n.children.some((x) => x.move.canonical === c)) grew = true;
+      n = this.tree.add(n, m);
+    }
+    if (this.destroyed || n === node) return;
+    this.node = n;
+    if (grew) this.refresh();
+    else this.show();
+  }
+
+  // ---- the tree's menu ---------------------------------------------------------
+
+  act(action, node) {
+    if (!node || !node.parent || !this.tree.get(node.id)) return;
+    if (action === 'promote') this.tree.promote(node);
+    else if (action === 'main') this.tree.makeMain(node);
+    else if (action === 'delete') {
+      const inside = this.tree.path(this.node).includes(node);
+      const parent = this.tree.remove(node);
+      if (inside) this.node = parent;
+    } else return;
+    this.refresh();
+  }
+
+  showTreeActions() {
+    const buttons = this.treeView.actions(this.node).map(([action, label]) => h('button', {
+      type: 'button', 'data-action': action, onclick: () => this.act(action, this.node),
+    }, label));
+    this.treeActions.replaceChildren(...buttons);
+    this.treeActions.hidden = !buttons.length;
+  }
+
+  // ---- a game of the site ------------------------------------------------------
+
+  async loadGame(id, plyParam) {
+    setText(this.status, t('analysis.game.loading'));
+    let g;
+    try {
+      g = await request('GET', `/api/games/${encodeURIComponent(id)}`);
+    } catch (e) {
+      if (this.destroyed) return;
+      this.showError(t('analysis.game.loadFailed', { error: e.message }));
+      this.refresh();
+      return;
+    }
+    if (this.destroyed) return;
+    this.rules = g.rules === 'mate-ends-game' ? 'mate-ends-game' : 'default';
+    this.rulesToggle.checked = this.rules === 'mate-ends-game';
+    this.tree.reset(g.start || INITIAL_LFEN);
+    const moves = g.moves || [];
+    const nodes = [this.tree.root];
+    for (const m of moves) nodes.push(this.tree.add(nodes[nodes.length - 1], m));
+    this.game = { id: g.id || id, status: g.status, moves, nodes };
+    const over = g.status === 'over' || g.status === 'aborted';
+    const reason = tServer(g.reason_i18n, g.reason);
+    this.result = over ? { node: nodes[nodes.length - 1], text: g.status === 'over' ? `${g.result}${reason ? ' — ' + reason : ''}` : t('analysis.game.aborted') } : null;
+    setText(this.gameTitle, t('analysis.game.title', { id: this.game.id }));
+    setText(this.gameResult, this.result ? this.result.text : t('analysis.game.inPlay'));
+    this.gameLink.href = `/g/${encodeURIComponent(this.game.id)}`;
+    this.gamePanel.hidden = false;
+    let ply = plyParam === null || plyParam === '' || !/^\d+$/.test(String(plyParam)) ? moves.length : Number(plyParam);
+    ply = Math.max(0, Math.min(moves.length, ply));
+    this.node = nodes[ply];
+    this.refresh();
+    this.review.load(this.game.id, g.status);
+  }
+
+  /** The ply of the game at `node`, or at the last move of the game on its way back to the start. */
+  gamePly(node) {
+    if (!this.game) return null;
+    for (let n = node; n; n = n.parent) {
+      const i = this.game.nodes.indexOf(n);
+      if (i >= 0) return i;
+    }
+    return 0;
+  }
+
+  /** The node of the game's ply `ply`, put back into the tree if it was deleted. */
+  gameNode(ply) {
+    const g = this.game;
+    let grew = false;
+    for (let i = 1; i <= ply; i++) {
+      if (!this.tree.get(g.nodes[i].id) || g.nodes[i].parent !== g.nodes[i - 1]) {
+        const before = g.nodes[i - 1].children.length;
+        g.nodes[i] = this.tree.add(g.nodes[i - 1], g.moves[i - 1]);
+        if (g.nodes[i - 1].children.length !== before) grew = true;
+      }
+    }
+    return { node: g.nodes[ply], grew };
+  }
+
+  goToGamePly(ply) {
+    if (!this.game) return;
+    const { node, grew } = this.gameNode(Math.max(0, Math.min(this.game.moves.length, ply)));
+    if (grew) { this.node = node; this.refresh(); } else this.go(node);
+  }
+
+  gameMoveName(ply) {
+    const m = this.game && this.game.moves[ply - 1];
+    if (!m) return '';
+    const { number, white } = this.tree.moveNumber(ply);
+    return `${number}${white ? '.' : '…'} ${m.human || m.canonical}`;
+  }
+
+  /** The computer's judgement of `node`'s move, when it is a judged move of the game. */
+  judgement(node) {
+    if (!this.game || !this.review.report) return null;
+    const ply = this.game.nodes.indexOf(node);
+    return ply > 0 ? this.review.judgement(ply) : null;
+  }
+
+  showJudgement() {
+    const j = this.judgement(this.node);
+    this.judgementNote.hidden = !j;
+    if (!j) { this.judgementNote.replaceChildren(); return; }
+    const parts = [h(`span.glyph.judged-${j.cls}`, j.glyph), ' ', h('span', j.title)];
+    if (j.best) {
+      const parent = this.node.parent;
+      parts.push(' ', h('button.link', { type: 'button', onclick: () => this.playLine(parent, [j.best]) }, t('analysis.review.tryBest')));
+    }
+    this.judgementNote.className = `note judgement judged-${j.cls}`;
+    this.judgementNote.replaceChildren(...parts);
+  }
+
+  /** The result after the main line's last move, when it is the game's (or the record's) end. */
+  resultLine() {
+    if (!this.result || !this.tree.get(this.result.node.id) || this.tree.end(this.tree.root) !== this.result.node) return null;
+    return h('div.tree-result', { 'data-result': '' }, this.result.text);
+  }
+
+  // ---- loading -------------------------------------------------------------------
+
+  /** Starts over from `start`: an empty tree, no game. */
+  newTree(start) {
+    this.tree.reset(start);
+    this.node = this.tree.root;
+    this.game = null;
+    this.result = null;
+    this.gamePanel.hidden = true;
+    this.review.reset();
+  }
+
   async loadLfen(text) {
     text = String(text || '').trim();
     if (!text) return;
     try {
       const v = await api.position(text, this.rules);
-      this.start = v.lfen || text;
-      this.line = [];
-      this.cursor = 0;
+      this.newTree(v.lfen || text);
       this.showError('');
-      this.show();
+      this.refresh();
     } catch (e) {
       this.showError(e.message);
     }
@@ -255,15 +475,16 @@ class AnalysisPage {
       const r = await api.parseRecord(text);
       this.rules = r.rules === 'mate-ends-game' ? 'mate-ends-game' : 'default';
       this.rulesToggle.checked = this.rules === 'mate-ends-game';
-      this.views.clear();
-      this.start = r.start || INITIAL_LFEN;
-      this.line = (r.moves || []).map((m) => ({ canonical: m.canonical, human: m.human, lfen: m.lfen, path: squaresOf(m.canonical), captured: [] }));
-      this.cursor = 0;
+      this.newTree(r.start || INITIAL_LFEN);
+      let n = this.tree.root;
+      for (const m of r.moves || []) n = this.tree.add(n, m);
+      this.node = n; // at the end, as a game
+      if (r.result && r.result !== '*') this.result = { node: n, text: r.result };
       this.showError('');
       const tags = r.tags || {};
       const who = tags.White || tags.Black ? `${tags.White || '?'} – ${tags.Black || '?'}` : t('analysis.recordGame');
-      toast(t('analysis.recordLoaded', { game: who, moves: this.line.length, result: r.result || '*' }));
-      this.show();
+      toast(t('analysis.recordLoaded', { game: who, moves: (r.moves || []).length, result: r.result || '*' }));
+      this.refresh();
     } catch (e) {
       this.showError(e.message);
     }
@@ -291,12 +512,12 @@ class AnalysisPage {
     this.analysis?.abort();
     clearTimeout(this.analyseTimer);
     const lfen = this.lfen();
-    this.best = null;
     if (!this.engineOn || this.editing) {
       setText(this.score, this.editing ? '–' : t('analysis.engineOff'));
       setText(this.depth, '');
       this.pv.replaceChildren();
       this.setBar(0);
+      this.redrawArrows();
       return;
     }
     if (this.current && this.current.outcome) {
@@ -305,17 +526,22 @@ class AnalysisPage {
       this.pv.replaceChildren();
       return;
     }
+    const key = this.rules + ' ' + lfen;
+    if (this.evals.has(key)) { this.showEval(lfen, this.evals.get(key)); return; }
     setText(this.depth, t('analysis.thinking'));
     // Wait a moment: stepping quickly through a game must not queue searches.
     this.analyseTimer = setTimeout(async () => {
       const ctl = new AbortController();
       this.analysis = ctl;
       try {
-        const r = await api.analyse(lfen, this.rules, 1000, ctl.signal);
+        // `lines` asks for several lines; a server that does not know it sends one.
+        const r = await request('POST', '/api/analyse', { lfen, rules: this.rules, moves: [], movetime_ms: 1000, lines: MAX_LINES }, { signal: ctl.signal });
+        this.evals.set(key, r);
         if (ctl.signal.aborted || lfen !== this.lfen()) return;
         this.showEval(lfen, r);
       } catch (e) {
         if (e && e.name === 'AbortError') return;
+        if (lfen !== this.lfen()) return;
         setText(this.score, '–');
         setText(this.depth, e instanceof ApiError && e.status === 503 ? t('analysis.engineBusy') : e.message);
         if (e instanceof ApiError && e.status === 503) this.analyseTimer = setTimeout(() => this.runEngine(), 2000);
@@ -323,43 +549,59 @@ class AnalysisPage {
     }, 250);
   }
 
+  /** The engine's answer for `lfen`: its lines (`lines`, when the server sends several) or its one best line. */
   showEval(lfen, r) {
     const turn = lfen.split(/\s+/)[1] === 'b' ? 'b' : 'w';
-    const sign = turn === 'w' ? 1 : -1; // scores are for the side to move
-    const [kind, n] = String(r.score || 'cp 0').split(/\s+/);
-    const num = Number(n) || 0;
-    let text;
-    let bar;
-    if (kind === 'win' || kind === 'loss') {
-      const whiteWins = (kind === 'win') === (sign === 1);
-      text = t('analysis.winsIn', { side: whiteWins ? 'w' : 'b', moves: num });
-      bar = whiteWins ? 1 : -1;
-    } else {
-      const v = (num * sign) / 100;
-      text = `${v > 0 ? '+' : ''}${v.toFixed(2)}`;
-      bar = Math.max(-1, Math.min(1, v / 5));
-    }
-    setText(this.score, text);
-    setText(this.depth, t('analysis.depth', { depth: r.depth ?? '?', nodes: formatNumber(r.nodes || 0) }));
-    this.setBar(bar);
-    const fields = lfen.split(/\s+/);
-    let number = Number(fields[4]) || 1;
-    let side = turn;
-    const parts = [];
-    for (const m of r.pv || []) {
-      if (side === 'w') parts.push(`${number}.`);
-      else if (!parts.length) parts.push(`${number}…`);
-      parts.push(m.human || m.canonical);
-      if (side === 'b') number++;
-      side = side === 'w' ? 'b' : 'w';
-    }
-    this.pv.replaceChildren(h('span.small', t('analysis.bestLine') + ' '), parts.join(' ') || (r.best ? r.best.human : '—'));
-    this.best = r.best ? { lfen, path: squaresOf(r.best.canonical) } : null;
-    if (this.current && lfen === this.lfen()) this.board.set({ ...this.board.view, arrows: this.bestArrow(lfen) });
+    const lines = (Array.isArray(r.lines) && r.lines.length ? r.lines : [{ score: r.score, pv: r.pv && r.pv.length ? r.pv : r.best ? [r.best] : [] }])
+      .slice(0, MAX_LINES);
+    const first = scoreFor(lines[0].score, turn);
+    setText(this.score, first.text);
+    // Several lines are several searches: their nodes add up.
+    const nodes = lines.length > 1 ? lines.reduce((n, l) => n + (Number(l.nodes) || 0), 0) || r.nodes : r.nodes;
+    setText(this.depth, t('analysis.depth', { depth: r.depth ?? '?', nodes: formatNumber(nodes || 0) }));
+    this.setBar(first.bar);
+    const node = this.node;
+    const rows = lines.map((line, i) => {
+      const s = scoreFor(line.score, turn);
+      const pv = line.pv || [];
+      return h(lines.length > 1 ? 'div.pv-line.multi' : 'div.pv-line', { 'data-line': i + 1 },
+        lines.length > 1 ? h('span.pv-score', s.text) : h('span.small', t('analysis.bestLine')),
+        ' ', ...this.pvMoves(lfen, pv, node));
+    });
+    this.pv.replaceChildren(...rows);
+    this.best = { lfen, paths: lines.map((l) => squaresOfMove((l.pv || [])[0])) };
+    this.redrawArrows();
   }
 
-  bestArrow(lfen) {
-    return this.best && this.best.lfen === lfen && this.best.path.length >= 2 ? [{ path: this.best.path, color: 'blue' }] : [];
+  /** The moves of a line, each a button that plays the line up to it. */
+  pvMoves(lfen, pv, node) {
+    const f = lfen.split(/\s+/);
+    let number = Number(f[4]) || 1;
+    let side = f[1] === 'b' ? 'b' : 'w';
+    const out = [];
+    if (!pv.length) out.push('—');
+    pv.forEach((m, i) => {
+      if (side === 'w') out.push(h('span.num', `${number}.`));
+      else if (!i) out.push(h('span.num', `${number}…`));
+      out.push(h('button.pv-move', {
+        type: 'button',
+        title: t('analysis.playLine'),
+        onclick: () => { if (this.node === node) this.playLine(node, pv.slice(0, i + 1).map((x) => x.canonical)); },
+      }, m.human || m.canonical));
+      if (side === 'b') number++;
+      side = side === 'w' ? 'b' : 'w';
+    });
+    return out;
+  }
+
+  /** Arrows of the engine's first moves: the best in blue, the other lines' in grey. */
+  engineArrows(lfen) {
+    if (!this.engineOn || !this.best || this.best.lfen !== lfen) return [];
+    return this.best.paths.map((path, i) => ({ path, color: i ? 'grey' : 'blue' })).filter((a) => a.path.length >= 2).reverse();
+  }
+
+  redrawArrows() {
+    if (this.current && !this.editing) this.board.set({ ...this.board.view, arrows: this.engineArrows(this.lfen()) });
   }
 
   setBar(v) {
@@ -430,6 +672,7 @@ class AnalysisPage {
     this.analysis?.abort();
     this.playPanel.hidden = true;
     this.enginePanel.hidden = true;
+    this.review.el.hidden = true;
     this.editPanel.hidden = false;
     this.edit = { board: { ...pos.board }, turn: pos.turn, castling: pos.castling };
     this.turnSelect.value = pos.turn;
@@ -529,10 +772,8 @@ class AnalysisPage {
       return;
     }
     this.closeEditor();
-    this.start = lfen;
-    this.line = [];
-    this.cursor = 0;
-    this.show();
+    this.newTree(lfen);
+    this.refresh();
   }
 
   cancelEditor() {
@@ -544,6 +785,7 @@ class AnalysisPage {
     this.editing = false;
     this.playPanel.hidden = false;
     this.enginePanel.hidden = false;
+    this.review.el.hidden = !this.review.id;
     this.editPanel.hidden = true;
     this.showError('');
   }
@@ -551,15 +793,35 @@ class AnalysisPage {
   key(e) {
     if (typingIn(e) || e.altKey || e.ctrlKey || e.metaKey || this.editing) return;
     if (document.querySelector('dialog[open]')) return;
-    if (e.key === 'ArrowLeft') this.goTo(this.cursor - 1);
-    else if (e.key === 'ArrowRight') this.goTo(this.cursor + 1);
-    else if (e.key === 'Home') this.goTo(0);
-    else if (e.key === 'End') this.goTo(this.line.length);
+    const n = this.node;
+    if (e.key === 'ArrowLeft') this.go(n.parent);
+    else if (e.key === 'ArrowRight') this.go(n.children[0]);
+    else if (e.key === 'ArrowUp' || e.key === 'ArrowDown') {
+      const to = this.tree.sibling(n, e.key === 'ArrowDown' ? 1 : -1);
+      if (!to) return;
+      this.go(to);
+    } else if (e.key === 'Home') this.go(this.tree.root);
+    else if (e.key === 'End') this.go(this.tree.end(n));
     else if (e.key === 'f') { this.flipped = !this.flipped; this.board.setFlipped(this.flipped); }
     else return;
     e.preventDefault();
   }
 }
+
+/** A score of the engine (for the side to move `turn`) from White's side: its words and the bar's position (−1…1). */
+function scoreFor(score, turn) {
+  const sign = turn === 'w' ? 1 : -1;
+  const [kind, n] = String(score || 'cp 0').split(/\s+/);
+  const num = Number(n) || 0;
+  if (kind === 'win' || kind === 'loss') {
+    const whiteWins = (kind === 'win') === (sign === 1);
+    return { text: t('analysis.winsIn', { side: whiteWins ? 'w' : 'b', moves: num }), bar: whiteWins ? 1 : -1 };
+  }
+  const v = (num * sign) / 100;
+  return { text: `${v > 0 ? '+' : ''}${v.toFixed(2)}`, bar: Math.max(-1, Math.min(1, v / 5)) };
+}
+
+const squaresOfMove = (m) => (m && m.canonical ? m.canonical.match(/[a-h][1-8]/g) || [] : []);
 
 function navBtn(icon, label, fn) {
   return h('button.nav', { type: 'button', 'aria-label': label, title: label, onclick: fn, html: icon });

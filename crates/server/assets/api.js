@@ -82,6 +82,8 @@ export const api = {
   undo: (id, token) => request('POST', `/api/games/${encodeURIComponent(id)}/undo`, {}, { token }),
   resign: (id, token) => request('POST', `/api/games/${encodeURIComponent(id)}/resign`, {}, { token }),
   draw: (id, token, action) => request('POST', `/api/games/${encodeURIComponent(id)}/draw`, { action }, { token }),
+  /** After the game: `{}` starts it at once (engine, local); friends `offer`, `accept` or `decline`. */
+  rematch: (id, token, action) => request('POST', `/api/games/${encodeURIComponent(id)}/rematch`, action ? { action } : {}, { token }),
   explainInGame: (id, token, squares) => request('POST', `/api/games/${encodeURIComponent(id)}/explain`, { squares }, { token }),
   record: (id) => request('GET', `/api/games/${encodeURIComponent(id)}/record`, undefined, { text: true }),
   position: (lfen, rules, signal) => request('POST', '/api/position', { lfen, rules }, { signal }),

@@ -10,6 +10,7 @@ import { h, setText, showError, formatClock, toast, typingIn, sideName, other } 
 import { openNewGameDialog } from './newgame.js';
 import { MoveList, ICONS } from './movelist.js';
 import { t, tServer } from './i18n.js';
+import * as sound from './sound.js';
 
 const DEFAULT_LEVEL = 3;
 
@@ -30,7 +31,10 @@ class GamePage {
     this.wsRetry = 0;
     this.destroyed = false;
     this.timers = [];
-    this.level = Number(localStorage.getItem('legion:level')) || DEFAULT_LEVEL;
+    this.pendingAnim = null; // a move to animate at the next drawing: {move, before}
+    this.lowWarned = new Set(); // sides whose low-time sound has played
+    this.leaving = false; // on the way to the rematch
+    this.level = storedLevel();
     this.build(root);
 
     // `?invite=` carries a one-time invite code. A browser that already
@@ -50,6 +54,7 @@ class GamePage {
     this.onVisible = () => { if (!document.hidden && this.id && !this.wsOpen()) this.connect(); };
     document.addEventListener('visibilitychange', this.onVisible);
     this.clockTimer = setInterval(() => this.renderClocks(), 100);
+    this.offSound = sound.onSoundChange(() => this.renderSoundSwitch());
   }
 
   destroy() {
@@ -59,6 +64,7 @@ class GamePage {
     clearInterval(this.clockTimer);
     clearTimeout(this.reconnectTimer);
     clearInterval(this.pingTimer);
+    this.offSound?.();
     if (this.ws) { this.ws.onclose = null; this.ws.close(); }
   }
 
@@ -72,9 +78,13 @@ class GamePage {
       label: t('game.boardLabel'),
       onMove: (m) => this.play(m),
       onAttempt: (sq) => this.explain(sq),
+      onPremove: () => this.renderPremove(),
     });
     this.status = h('div.status', { 'data-status': '', 'data-turn': 'w', role: 'status', 'aria-live': 'polite' });
-    this.phaseNote = h('div.note.phase', { hidden: true });
+    this.phaseNote = h('div.note.phase', { 'data-phase-note': '', hidden: true });
+    this.premoveNote = h('div.note.premove-note', { 'data-premove-note': '', hidden: true });
+    this.watchNote = h('div.note.watching', { 'data-watching': '', hidden: true }, t('game.watching'));
+    this.overPanel = h('section.game-over', { 'data-game-over': '', 'aria-label': t('game.status.gameOver'), hidden: true });
     this.error = h('div.error', { 'data-error': '', role: 'alert', hidden: true });
     this.seatNote = h('div.note.seat-note', { 'data-seat-note': '', hidden: true });
     this.abortNote = h('div.note.abort-note', { 'data-abort-note': '', hidden: true });
@@ -91,8 +101,8 @@ class GamePage {
       this.navBtn(ICONS.next, t('game.nav.next'), () => this.step(1)),
       this.navBtn(ICONS.last, t('game.nav.live'), () => this.goTo(null)));
 
-    this.moveInput = h('input', { type: 'text', id: 'move-input', autocomplete: 'off', spellcheck: 'false', placeholder: t('game.moveInput.placeholder') });
-    const moveForm = h('form.move-form', { onsubmit: (e) => { e.preventDefault(); this.typedMove(); } },
+    this.moveInput = h('input', { type: 'text', id: 'move-input', autocomplete: 'off', autocapitalize: 'off', spellcheck: 'false', placeholder: t('game.moveInput.placeholder') });
+    const moveForm = this.moveForm = h('form.move-form', { onsubmit: (e) => { e.preventDefault(); this.typedMove(); } },
       h('label.sr-only', { for: 'move-input' }, t('game.moveInput.label')), this.moveInput, this.movePlay = h('button', { type: 'submit' }, t('game.moveInput.play')));
 
     this.btn = {
@@ -106,18 +116,29 @@ class GamePage {
       record: h('a.button', { href: '#', download: 'legion-game.pgn' }, t('game.btn.record')),
       lfen: h('button', { type: 'button', onclick: () => this.copyLfen() }, t('game.btn.copyLfen')),
       analyse: h('a.button', { href: '/analysis' }, t('game.btn.analyse')),
+      sound: h('button.sound-switch', { type: 'button', 'data-sound-switch': '', title: t('game.sound.title'), onclick: () => sound.setSoundOn(!sound.soundOn()) }),
     };
+    this.renderSoundSwitch();
     this.confirmBox = h('div.confirm', { hidden: true });
 
     root.append(h('div.play-layout',
       h('section.board-col', { 'aria-label': t('game.region.board') }, this.topPlayer.el, boardBox, this.bottomPlayer.el),
       h('aside.side-col', { 'aria-label': t('game.region.game') },
-        h('div.panel',
-          this.status, this.seatNote, this.phaseNote, this.abortNote, this.error, this.offer, this.takebackBox,
+        this.statusPanel = h('div.panel.status-panel',
+          this.overPanel, this.status, this.watchNote, this.seatNote, this.phaseNote, this.premoveNote, this.abortNote, this.error, this.offer, this.takebackBox,
           this.confirmBox, this.setupLine, this.invite),
         h('div.panel.moves-panel', this.moveList.el, this.historyNote, nav, moveForm),
         h('div.panel.actions', this.btn.newGame, this.btn.undo, this.btn.takeback, this.btn.abort, this.btn.draw, this.btn.resign,
-          this.btn.flip, this.btn.record, this.btn.lfen, this.btn.analyse))));
+          this.btn.flip, this.btn.record, this.btn.lfen, this.btn.analyse, this.btn.sound))));
+  }
+
+  /** The sound switch: a toggle button, pressed while sounds are on. */
+  renderSoundSwitch() {
+    const on = sound.soundOn();
+    const b = this.btn.sound;
+    b.setAttribute('aria-pressed', String(on));
+    b.innerHTML = on ? SPEAKER_ON : SPEAKER_OFF;
+    b.append(t('game.sound.label'));
   }
 
   navBtn(text, label, fn) {
@@ -144,13 +165,14 @@ class GamePage {
   }
 
   renderSetupLine() {
+    // The engine's level is the one the New game dialog remembers: one
+    // control for it on the site, the dialog's.
+    this.setupLine.hidden = !this.home;
     if (!this.home) { this.setupLine.replaceChildren(); return; }
-    const sel = h('select', { id: 'home-level', onchange: (e) => { this.level = Number(e.target.value); localStorage.setItem('legion:level', String(this.level)); this.state.level = this.level; this.render(); } },
-      [...Array(10)].map((_, i) => h('option', { value: i + 1, selected: i + 1 === this.level }, t('home.levelOption', { level: i + 1 }))));
-    const last = localStorage.getItem('legion:last');
+    let last = null;
+    try { last = localStorage.getItem('legion:last'); } catch { /* no storage */ }
     this.setupLine.replaceChildren(...[
       h('p', t('home.intro')),
-      h('div.row', h('label', { for: 'home-level' }, t('home.strength')), sel),
       last ? h('p.small', h('a', { href: `/g/${last}` }, t('home.lastGame'))) : null].filter(Boolean));
   }
 
@@ -302,7 +324,11 @@ class GamePage {
     this.state = normalise(st);
     this.stateAt = performance.now(); // the clocks count down from here
     if (this.pending && this.state.ply !== this.pending.ply) this.pending = null;
-    if (prev && !this.home && prev.id === this.state.id) this.announce(prev, this.state);
+    const same = prev && !this.home && prev.id === this.state.id;
+    if (same) {
+      this.announce(prev, this.state);
+      this.react(prev, this.state);
+    }
     if (prev && this.state.ply !== prev.ply) {
       this.viewPly = null; // new moves bring the view back to the live position
       this.clearConfirm();
@@ -310,6 +336,59 @@ class GamePage {
     if (prev && this.state.status !== prev.status) this.clearConfirm(); // nothing left to confirm
     if (this.viewPly !== null && this.viewPly > this.state.moves.length) this.viewPly = null;
     this.render();
+    // A rematch has begun: a seated page follows it with its token.
+    if (same && !prev.rematch && this.state.rematch) this.followRematch(this.state.rematch);
+    else this.tryPremove();
+  }
+
+  /**
+   * What a change looks and sounds like: the move it added slides in (from
+   * the live position shown until now), with its sound; the end of the
+   * game has its own.
+   */
+  react(prev, st) {
+    const added = st.ply === prev.ply + 1 && st.moves.length === prev.moves.length + 1 ? st.moves[st.moves.length - 1] : null;
+    let moved = false;
+    if (added) {
+      if (this.viewPly === null) this.pendingAnim = { move: added, before: prev.board };
+      const kingGone = ['w', 'b'].some((c) => prev.kings && prev.kings[c] && st.kings && st.kings[c] === false);
+      sound.play(kingGone ? 'kingRemoved' : st.check ? 'check' : (added.captured || []).length ? 'capture' : 'move');
+      moved = true;
+    }
+    const ended = (s) => s === 'over' || s === 'aborted';
+    if (ended(st.status) && !ended(prev.status)) sound.play('end', moved ? 0.35 : 0);
+  }
+
+  /** Plays the premove when the turn has come, if it is legal now; else drops it without a word. */
+  tryPremove() {
+    if (!this.board.premove || this.destroyed) return;
+    const st = this.state;
+    if (!st || st.status !== 'active' || this.home) {
+      this.board.setPremove(null);
+      this.board.render();
+      return;
+    }
+    if (!this.canMoveNow()) return;
+    const m = this.board.takePremove(st.legal);
+    if (m) this.play(m);
+    else this.render();
+  }
+
+  renderPremove() {
+    const p = this.board.premove;
+    this.premoveNote.hidden = !p;
+    if (p) setText(this.premoveNote, t('game.premove', { move: p.join('-') }));
+  }
+
+  /** Goes to the rematch, taking this seat's token along (it stays valid there). */
+  followRematch(id) {
+    if (this.leaving || this.destroyed) return;
+    if (!this.token) { this.render(); return; } // watchers get a link in the panel
+    this.leaving = true;
+    if (!seats.get(id)) seats.set(id, this.token);
+    try { localStorage.setItem('legion:last', id); } catch { /* ignore */ }
+    // After this message's handling: the page is replaced.
+    setTimeout(() => this.navigate(`/g/${id}`), 0);
   }
 
   /** Toasts for what the opponent did to our offers. */
@@ -325,6 +404,11 @@ class GamePage {
       if (this.withdrawing) this.withdrawing = false; // we cancelled it ourselves
       else if (stillPlaying && st.ply < prev.ply) toast(t('game.toast.takebackAccepted'));
       else if (stillPlaying && st.ply === prev.ply) toast(t('game.toast.takebackDeclined'));
+    }
+    if (st.rematch_offer === theirs && prev.rematch_offer !== theirs && !st.rematch) toast(t('game.over.rematchFromOpponent'));
+    if (prev.rematch_offer === mine && !st.rematch_offer && !st.rematch) {
+      if (this.withdrawing) this.withdrawing = false;
+      else toast(t('game.over.rematchDeclined'));
     }
   }
 
@@ -359,30 +443,40 @@ class GamePage {
       } catch { board = {}; }
       last = this.viewPly ? moves[this.viewPly - 1] : null;
       checkSquare = last && /[+#]$/.test(last.human || '') ? kingSquare(board, turn) : null;
-    } else if (this.pending) {
+    } else if (this.pending && this.pending.move) {
       last = this.pending.move;
     }
     const movable = this.canMoveNow();
+    const mine = this.mySide();
+    // Premoves: a seated player (one side) while the other side is to move.
+    const premovable = !this.home && !viewing && st.status === 'active' && !!mine && !movable
+      && (st.turn !== mine || !!this.pending);
+    const animate = this.pendingAnim;
+    this.pendingAnim = null;
+    this.board.setFlipped((mine === 'b') !== this.userFlip);
     this.board.set({
       board,
       turn,
       legal: movable ? st.legal : [],
       movable,
+      premovable,
+      premoveSide: mine,
+      pending: this.pending ? this.pending.move : null,
       lastPath: last ? last.path || [last.from, last.to] : [],
       lastCaptured: last ? last.captured || [] : [],
       checkSquare,
       mustCapture: !viewing && !this.pending && movable ? st.must_capture : [],
-    });
-    const mine = this.mySide();
-    this.board.setFlipped((mine === 'b') !== this.userFlip);
+    }, { animate });
     this.renderPlayers();
     this.renderStatus();
-    this.moveList.set(moves, viewing ? this.viewPly : moves.length, st.start);
+    this.moveList.set(moves, viewing ? this.viewPly : moves.length, st.start, kingMates(st));
     this.historyNote.hidden = !viewing;
     if (viewing) setText(this.historyNote, t('game.history', { ply: this.viewPly, total: moves.length }));
     this.renderButtons();
     this.renderOffer();
     this.renderInvite();
+    this.renderOver();
+    this.renderPremove();
     this.renderClocks();
   }
 
@@ -431,13 +525,25 @@ class GamePage {
     }
     if (this.offline && this.id) text += ' ' + t('game.status.offline');
     setText(this.status, text);
+    // Once the game has ended the game-over panel shows the result; the
+    // status line stays for screen readers.
+    const ended = !this.home && (st.status === 'over' || st.status === 'aborted');
+    this.status.classList.toggle('sr-only', ended);
+    this.statusPanel.classList.toggle('ended', ended);
+    this.statusPanel.dataset.result = st.status === 'aborted' ? 'aborted' : st.result || '';
     this.status.classList.toggle('over', st.status === 'over');
     this.status.classList.toggle('aborted', st.status === 'aborted');
     this.status.dataset.gameStatus = this.home ? 'home' : st.status;
 
     const phase = phaseWords(st);
     this.phaseNote.hidden = !phase;
-    setText(this.phaseNote, phase || '');
+    const phaseKey = phase ? phase.join('|') : '';
+    if (this.phaseNote.dataset.for !== phaseKey) {
+      this.phaseNote.dataset.for = phaseKey;
+      this.phaseNote.replaceChildren(...(phase ? [h('strong', phase[0]), phase[1] ? ' ' + phase[1] : ''] : []));
+    }
+    // Watchers are told so; while a game is on, the status line says it.
+    this.watchNote.hidden = !(this.id && !this.home && !st.you && (st.status === 'over' || st.status === 'aborted'));
   }
 
   renderButtons() {
@@ -465,7 +571,88 @@ class GamePage {
     }
     const lfen = this.currentLfen();
     b.analyse.href = `/analysis?lfen=${encodeURIComponent(lfen)}${st.rules === 'mate-ends-game' ? '&rules=mate-ends-game' : ''}`;
-    this.moveInput.disabled = this.movePlay.disabled = !this.canMoveNow();
+    // The move box is for the players of a game under way, not for watchers.
+    this.moveForm.hidden = !(this.home || (seated && active));
+    // The box stays open while the opponent thinks (the next move can be
+    // typed meanwhile, and the focus stays there); Play waits for the turn.
+    this.movePlay.disabled = !this.canMoveNow();
+  }
+
+  /**
+   * The end of the game: the result and its reason (with its rule), and
+   * what to do next: a rematch (for the players), this game on the
+   * analysis board, a new game.
+   */
+  renderOver() {
+    const st = this.state;
+    const box = this.overPanel;
+    const ended = !this.home && !!this.id && (st.status === 'over' || st.status === 'aborted');
+    box.hidden = !ended;
+    if (!ended) { box.replaceChildren(); delete box.dataset.for; return; }
+    const mine = this.mySide();
+    const seated = !!st.you;
+    const key = [st.id, st.status, st.result, st.rematch_offer, st.rematch, st.you, this.rematchBusy ? 1 : 0].join('|');
+    if (box.dataset.for === key) return;
+    box.dataset.for = key;
+    // The result, big; the reason says who won and how, with its rule.
+    const aborted = st.status === 'aborted';
+    box.dataset.result = aborted ? 'aborted' : st.result;
+    const reason = tServer(st.reason_i18n, st.reason);
+    const parts = [
+      h('h2.over-title', aborted ? null : h('span.over-score', resultWords(st.result)), h('span', t(aborted ? 'game.over.aborted' : 'game.status.gameOver'))),
+      reason ? h('p.over-reason', { 'data-reason': '' }, reason) : null,
+    ];
+    // The rematch: against the engine or on one device it starts at once;
+    // between two people it is asked for and accepted.
+    const busy = !!this.rematchBusy;
+    const rematchBtn = (label, action, cls = 'button.primary') => h(cls, {
+      type: 'button', 'data-rematch': action, disabled: busy, onclick: () => this.rematch(action),
+    }, label);
+    let rematchRow = null;
+    if (st.rematch) {
+      rematchRow = h('p', h('a', { href: `/g/${encodeURIComponent(st.rematch)}`, 'data-rematch-link': '' },
+        t(seated ? 'game.over.toRematch' : 'game.over.watchRematch')));
+    } else if (seated && st.mode === 'friend' && mine) {
+      if (st.rematch_offer === mine) {
+        rematchRow = h('div.over-offer', { 'data-rematch-offer': 'mine' }, h('span', t('game.over.rematchOffered')),
+          rematchBtn(t('common.cancel'), 'decline', 'button'));
+      } else if (st.rematch_offer) {
+        rematchRow = h('div.over-offer', { 'data-rematch-offer': 'theirs' }, h('span', t('game.over.rematchFromOpponent')),
+          h('span.offer-buttons', rematchBtn(t('game.offer.accept'), 'accept'), rematchBtn(t('game.offer.decline'), 'decline', 'button')));
+      }
+    }
+    const buttons = h('div.over-buttons',
+      seated && !st.rematch && !(st.mode === 'friend' && st.rematch_offer) ? rematchBtn(t('game.over.rematch'), 'offer') : null,
+      h('a.button', { href: `/analysis?game=${encodeURIComponent(st.id)}`, 'data-analyse-game': '' }, t('game.over.analyse')),
+      h('button', { type: 'button', onclick: () => this.newGame() }, t('game.btn.newGame')));
+    box.replaceChildren(...parts.filter(Boolean), rematchRow || '', buttons);
+  }
+
+  async rematch(action) {
+    const st = this.state;
+    if (!st || this.rematchBusy || this.leaving) return;
+    this.showError('');
+    this.rematchBusy = true;
+    if (action === 'decline' && st.rematch_offer === this.mySide()) this.withdrawing = true;
+    this.renderOver();
+    try {
+      const res = await api.rematch(this.id, this.token, st.mode === 'friend' ? action : null);
+      this.rematchBusy = false;
+      if (this.destroyed) return;
+      if (res && res.id && res.token) {
+        // The rematch has started (201): the same token holds the other colour there.
+        seats.set(res.id, res.token);
+        this.followRematch(res.id);
+      } else if (res && res.board) {
+        this.accept(res);
+      }
+    } catch (e) {
+      this.rematchBusy = false;
+      this.withdrawing = false;
+      this.showError(e.message);
+      if (e instanceof ApiError && e.status === 409) this.refresh();
+      else this.renderOver();
+    }
   }
 
   renderOffer() {
@@ -526,6 +713,12 @@ class GamePage {
       const running = c.running === strip.side && st.status === 'active';
       if (running) ms -= since;
       strip.setClock(ms, running);
+      // Under ten seconds on one's own running clock: one warning a game.
+      const own = st.you === 'both' || st.you === strip.side;
+      if (running && own && !this.home && ms > 0 && ms < 10000 && !this.lowWarned.has(strip.side)) {
+        this.lowWarned.add(strip.side);
+        sound.play('lowTime');
+      }
     }
     const abortIn = typeof st.abort_in_ms === 'number' && st.status === 'active' && !this.home ? st.abort_in_ms - since : null;
     this.abortNote.hidden = abortIn === null;
@@ -543,45 +736,46 @@ class GamePage {
     return this.viewPly === 0 ? st.start : st.moves[this.viewPly - 1].lfen;
   }
 
-  async play(move) {
+  /**
+   * Sends a move: a legal move picked on the board (its squares light up
+   * at once), or the text typed in the move box, which the server reads
+   * and, if it is refused, explains like a clicked one, with the rule.
+   * The server's answer draws the new position; no second move is taken
+   * meanwhile. Resolves true when the move was played.
+   */
+  async play(move, { text = null } = {}) {
     const st = this.state;
-    if (!this.canMoveNow()) return;
+    if (!this.canMoveNow()) return false;
     this.showError('');
-    // Mark the move's squares at once; the server plays it, and its answer
-    // draws the new position. No second move is taken meanwhile.
     this.pending = { move, ply: st.ply };
     this.render();
     try {
-      if (this.home) {
-        await this.startFromHome(move);
-        return;
-      }
-      const next = await api.move(this.id, this.token, move.canonical, st.ply);
+      // On the home page the first move creates the game against the engine.
+      if (this.home) await this.startFromHome();
+      if (this.destroyed) return false;
+      const next = await api.move(this.id, this.token, text ?? move.canonical, this.state.ply);
       this.pending = null;
       this.accept(next);
+      return true;
     } catch (e) {
       this.pending = null;
-      if (e instanceof ApiError && e.status === 409) {
-        this.showError(e.message);
-        this.refresh();
-      } else {
-        this.showError(e.message);
-        this.render();
-      }
+      if (this.destroyed) return false;
+      this.showError(e.message);
+      if (e instanceof ApiError && e.status === 409) this.refresh();
+      else this.render();
+      return false;
     }
   }
 
-  async startFromHome(move) {
+  async startFromHome() {
     const created = await api.createGame({ mode: 'engine', color: 'white', level: this.level, rules: 'default' });
     if (this.destroyed) return;
     this.adopt(created);
     history.replaceState(null, '', `/g/${created.id}`);
+    document.title = t('common.title.game');
     this.home = false;
     this.renderSetupLine();
     this.state = normalise(created.state);
-    const next = await api.move(this.id, this.token, move.canonical, 0);
-    this.pending = null;
-    this.accept(next);
     this.connect();
   }
 
@@ -617,18 +811,16 @@ class GamePage {
     }
   }
 
-  typedMove() {
+  /** The move box: what was typed goes to the server as it is; a refusal keeps the text to correct. */
+  async typedMove() {
     const text = this.moveInput.value.trim();
     if (!text || !this.canMoveNow()) return;
-    const norm = (s) => s.replace(/[+#!?]/g, '').replace(/[-x:]/g, '').replace(/0/g, 'O').toLowerCase();
-    const found = this.state.legal.find((m) => norm(m.human) === norm(text) || m.canonical === norm(text));
-    if (found) { this.moveInput.value = ''; this.play(found); return; }
-    const squares = text.toLowerCase().match(/[a-h][1-8]/g);
-    if (squares && squares.length >= 2 && squares.join('') === text.toLowerCase().replace(/[^a-h1-8]/g, '')) {
+    if (await this.play(null, { text })) {
       this.moveInput.value = '';
-      this.explain(squares);
+      if (document.activeElement === document.body) this.moveInput.focus();
     } else {
-      this.showError(t('game.typedMoveIllegal', { move: text }));
+      this.moveInput.focus();
+      this.moveInput.select();
     }
   }
 
@@ -723,7 +915,7 @@ class GamePage {
 
   newGame() {
     openNewGameDialog({
-      level: this.level,
+      level: storedLevel(),
       onCreated: (created) => {
         this.adopt(created);
         this.navigate(`/g/${created.id}`);
@@ -734,10 +926,18 @@ class GamePage {
   // ---- history navigation --------------------------------------------------
 
   goTo(ply) {
-    const n = this.state ? this.state.moves.length : 0;
+    const st = this.state;
+    const n = st ? st.moves.length : 0;
     if (ply !== null && ply >= n) ply = null;
     if (ply !== null && ply < 0) ply = 0;
     if (ply === this.viewPly) return;
+    // One move forward: it is played on the board, as it was in the game.
+    const from = this.viewPly === null ? n : this.viewPly;
+    const to = ply === null ? n : ply;
+    if (st && to === from + 1) {
+      const before = boardAt(st, from);
+      if (before) this.pendingAnim = { move: st.moves[from], before };
+    }
     this.viewPly = ply;
     this.board.clearSelection();
     this.render();
@@ -853,6 +1053,12 @@ function formatCountdown(ms) {
   return `${Math.floor(total / 60)}:${String(total % 60).padStart(2, '0')}`;
 }
 
+/** The board after `ply` moves of the game (0: the start), or null. */
+function boardAt(st, ply) {
+  if (ply === st.moves.length) return st.board;
+  try { return parseLfen(ply === 0 ? st.start : st.moves[ply - 1].lfen).board; } catch { return null; }
+}
+
 function kingSquare(board, side) {
   for (const [sq, o] of Object.entries(board)) if (o.piece === side + 'K') return sq;
   return null;
@@ -875,11 +1081,43 @@ function resultWords(result) {
   return t('game.status.gameOver');
 }
 
+/** The Phase 2 note: [headline, details], or null while both Kings stand. */
 function phaseWords(st) {
-  if (!st.kings || (st.kings.w && st.kings.b)) return '';
+  if (!st.kings || (st.kings.w && st.kings.b)) return null;
   const gone = ['w', 'b'].filter((c) => !st.kings[c]);
-  if (gone.length === 2) return t('game.phase.bothGone');
+  if (gone.length === 2) return [t('game.phase.bothGone')];
   const p = st.phase_one;
   const args = { side: gone[0], winner: other(gone[0]), move: p && p.move };
-  return t(p && p.move ? 'game.phase.oneGoneOnMove' : 'game.phase.oneGone', args);
+  return [t('game.moves.kingMated', { side: gone[0] }), t(p && p.move ? 'game.phase.oneGoneOnMove' : 'game.phase.oneGone', args)];
 }
+
+/**
+ * The moves after which a King was mated and left the board (5.1), as
+ * {ply: the mated side}: the move `phase_one` names (its winner's move of
+ * that number), and any mate (`#`) of a game played on into Phase 2.
+ */
+function kingMates(st) {
+  const out = {};
+  if (st.rules === 'mate-ends-game') return out;
+  const fields = (st.start || '').split(/\s+/);
+  const first = fields[1] === 'b' ? 'b' : 'w';
+  const number = Number(fields[4]) || 1;
+  st.moves.forEach((m, i) => {
+    const mover = (i % 2 === 0) === (first === 'w') ? 'w' : 'b';
+    const fullmove = number + Math.floor((i + (first === 'b' ? 1 : 0)) / 2);
+    const p = st.phase_one;
+    if ((p && p.winner === mover && p.move === fullmove) || /#$/.test(m.human || '')) out[i + 1] = other(mover);
+  });
+  return out;
+}
+
+/** The engine's level as the New game dialog last left it. */
+function storedLevel() {
+  let v = null;
+  try { v = Number(localStorage.getItem('legion:level')); } catch { /* no storage */ }
+  return v >= 1 && v <= 10 ? v : DEFAULT_LEVEL;
+}
+
+const speaker = (extra) => `<svg viewBox="0 0 24 24" width="18" height="18" aria-hidden="true"><path d="M4 9h4l5-4v14l-5-4H4z" fill="currentColor"/>${extra}</svg>`;
+const SPEAKER_ON = speaker('<path d="M16 8.5a5 5 0 0 1 0 7M18.5 6a8.5 8.5 0 0 1 0 12" fill="none" stroke="currentColor" stroke-width="2" stroke-linecap="round"/>');
+const SPEAKER_OFF = speaker('<path d="M16 9l5 6M21 9l-5 6" fill="none" stroke="currentColor" stroke-width="2" stroke-linecap="round"/>');

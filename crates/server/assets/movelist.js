@@ -18,12 +18,17 @@ export class MoveList {
     });
   }
 
-  /** moves: [{human}], current: the ply shown (0 = start), start: LFEN. */
-  set(moves, current, start) {
-    const key = moves.length + '|' + (moves.length ? moves[moves.length - 1].human + moves[0].human : '') + '|' + start;
+  /**
+   * moves: [{human}], current: the ply shown (0 = start), start: LFEN;
+   * kingMates: {ply: side} — the moves after which that side's King was
+   * mated and left the board (5.1), each noted under its move.
+   */
+  set(moves, current, start, kingMates = {}) {
+    const marks = Object.entries(kingMates).map(([p, s]) => p + s).join(',');
+    const key = moves.length + '|' + (moves.length ? moves[moves.length - 1].human + moves[0].human : '') + '|' + start + '|' + marks;
     if (key !== this.key) {
       this.key = key;
-      this.build(moves, start);
+      this.build(moves, start, kingMates);
       this.current = -1;
     }
     if (current !== this.current) {
@@ -37,28 +42,30 @@ export class MoveList {
       const b = this.buttons[current - 1];
       if (b) {
         const top = b.offsetTop;
-        const bottom = top + b.offsetHeight;
+        const bottom = top + b.offsetHeight + (kingMates[current] ? 34 : 0);
         if (top < this.el.scrollTop) this.el.scrollTop = top;
         else if (bottom > this.el.scrollTop + this.el.clientHeight) this.el.scrollTop = bottom - this.el.clientHeight;
       } else if (current === moves.length) this.el.scrollTop = this.el.scrollHeight;
     }
   }
 
-  build(moves, start) {
+  build(moves, start, kingMates = {}) {
     const fields = (start || '').split(/\s+/);
     const blackFirst = fields[1] === 'b';
     let number = Number(fields[4]) || 1;
     this.buttons = moves.map((m, i) => h('button.mv', { type: 'button', 'data-ply': i + 1, title: m.canonical || '' }, m.human || m.canonical || '?'));
     const rows = [];
+    const notes = (...plies) => plies.filter((p) => kingMates[p]).map((p) => h('li.phase-mark', { 'data-phase-mark': p },
+      t('game.moves.kingMated', { side: kingMates[p] })));
     let i = 0;
     if (!moves.length) rows.push(h('li.empty', t('game.noMoves')));
     if (blackFirst && moves.length) {
-      rows.push(h('li', h('span.num', `${number}…`), h('span.blank'), this.buttons[0]));
+      rows.push(h('li', h('span.num', `${number}…`), h('span.blank'), this.buttons[0]), ...notes(1));
       i = 1;
       number++;
     }
     for (; i < moves.length; i += 2, number++) {
-      rows.push(h('li', h('span.num', `${number}.`), this.buttons[i], this.buttons[i + 1] || h('span.blank')));
+      rows.push(h('li', h('span.num', `${number}.`), this.buttons[i], this.buttons[i + 1] || h('span.blank')), ...notes(i + 1, i + 2));
     }
     this.el.replaceChildren(...rows);
   }

@@ -13,19 +13,117 @@ import { t } from './i18n.js';
 
 export function mountRules(root) {
   const doc = h('article.rules-doc', { 'aria-busy': 'true' }, h('p', t('rules.loading')));
-  root.append(h('div.rules-layout', legend(), doc));
+  const toc = h('details.rules-toc', { hidden: true, 'data-toc': '' });
+  const top = h('button.rules-top', {
+    type: 'button', hidden: true, title: t('rules.toc.top'), 'aria-label': t('rules.toc.top'),
+    html: '<svg viewBox="0 0 24 24" width="22" height="22" aria-hidden="true"><path d="M12 5l7 8h-4.5v6h-5v-6H5z" fill="currentColor"/></svg>',
+    onclick: () => { toc.open = true; toc.scrollIntoView(); toc.querySelector('summary')?.focus(); },
+  });
+  root.append(h('div.rules-layout', toc, legend(), doc), top);
+  // The contents stay open beside the text on a wide screen; on a phone
+  // they fold away above it, and a button brings them back.
+  const wide = matchMedia('(min-width: 1180px)');
+  let spy = () => {};
+  let frame = 0;
+  const onScroll = () => {
+    top.hidden = toc.hidden || wide.matches || scrollY < 600;
+    if (!frame) frame = requestAnimationFrame(() => { frame = 0; spy(); });
+  };
+  addEventListener('scroll', onScroll, { passive: true });
   let alive = true;
   api.rulesHtml().then((html) => {
     if (!alive) return;
     doc.innerHTML = html;
     doc.removeAttribute('aria-busy');
     illustrate(doc);
+    reflowTables(doc);
+    spy = contents(doc, toc, wide.matches);
+    onScroll();
     if (location.hash) document.getElementById(location.hash.slice(1))?.scrollIntoView();
   }).catch((e) => {
     if (!alive) return;
     doc.replaceChildren(h('p.error', t('rules.loadFailed', { error: e.message })));
   });
-  return () => { alive = false; };
+  return () => { alive = false; removeEventListener('scroll', onScroll); };
+}
+
+/**
+ * The contents: each Part, and under it each numbered rule, as links.
+ * Returns the function that marks the link of the part or rule being read.
+ */
+function contents(doc, toc, open) {
+  const parts = [];
+  for (const el of doc.children) {
+    if (el.tagName === 'H2') {
+      el.id ||= `part-${parts.length + 1}`;
+      parts.push({ el, rules: [] });
+      continue;
+    }
+    const m = el.tagName === 'P' && el.textContent.trim().match(RULE_START);
+    const part = parts[parts.length - 1];
+    if (!m || !part || part.rules.some((r) => r.id === m[1])) continue;
+    el.id ||= `rule-${m[1].replace('.', '-')}`;
+    part.rules.push({ id: m[1], el, title: ruleTitle(el, m[1]) });
+  }
+  if (!parts.length) return () => {};
+  const marks = []; // [target, link] in the order of the text
+  const link = (el, text) => {
+    const a = h('a', { href: `#${el.id}` }, text);
+    marks.push([el, a]);
+    return a;
+  };
+  toc.replaceChildren(
+    h('summary', t('rules.toc.title')),
+    h('nav', { 'aria-label': t('rules.toc.title') },
+      h('ol', parts.map((p) => h('li.toc-part', link(p.el, p.el.textContent.trim()),
+        p.rules.length ? h('ol.toc-rules', p.rules.map((r) => h('li', link(r.el, r.title)))) : null)))));
+  toc.open = open;
+  toc.hidden = false;
+  // Following a link on a phone folds the contents away again.
+  toc.addEventListener('click', (e) => {
+    if (e.target.closest('a') && !matchMedia('(min-width: 1180px)').matches) toc.open = false;
+  });
+  let shown = null;
+  return () => {
+    let at = null;
+    for (const [el, a] of marks) if (el.getBoundingClientRect().top < 120) at = a;
+    if (at === shown) return;
+    shown?.removeAttribute('aria-current');
+    at?.setAttribute('aria-current', 'location');
+    shown = at;
+    // Beside the text, the contents scroll along to keep the mark in sight.
+    if (at && toc.scrollHeight > toc.clientHeight) {
+      const box = toc.getBoundingClientRect();
+      const r = at.getBoundingClientRect();
+      if (r.bottom > box.bottom) toc.scrollTop += r.bottom - box.bottom + 12;
+      else if (r.top < box.top) toc.scrollTop -= box.top - r.top + 12;
+    }
+  };
+}
+
+/**
+ * Wide tables (four columns or more) become one card per row on a narrow
+ * screen (analysis.css): each cell names its column, from the header.
+ */
+function reflowTables(doc) {
+  for (const table of doc.querySelectorAll('table')) {
+    const heads = [...table.querySelectorAll('thead th')].map((th) => th.textContent.trim());
+    if (heads.length < 4) continue;
+    table.classList.add('reflow');
+    for (const tr of table.querySelectorAll('tbody tr')) {
+      [...tr.children].forEach((td, i) => { if (heads[i]) td.dataset.label = heads[i]; });
+    }
+  }
+}
+
+/** "1.1 Board": the rule's number and its bold name, else its first words. */
+function ruleTitle(el, id) {
+  const strong = el.querySelector('strong');
+  const lead = strong && strong.previousSibling && strong.previousSibling.textContent.trim() === id && strong.parentElement === el;
+  let name = lead ? strong.textContent : el.textContent.trim().slice(id.length);
+  name = name.trim().replace(/[.:]$/, '');
+  if (!lead && name.length > 36) name = name.slice(0, 34).replace(/\s+\S*$/, '') + '…';
+  return `${id} ${name}`;
 }
 
 /** What each piece looks like, before the text that names them. */

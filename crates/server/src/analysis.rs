@@ -63,6 +63,28 @@ pub struct Report {
     pub start_eval: i32,
     pub moves: Vec<Judged>,
     pub nodes_per_position: u64,
+    /// The losses that class a move, as used for this report.
+    #[serde(default = "Thresholds::now")]
+    pub thresholds: Thresholds,
+}
+
+/// Losses of winning chances (percentage points) from which a move is an
+/// inaccuracy, a mistake, a blunder.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Thresholds {
+    pub inaccuracy: f64,
+    pub mistake: f64,
+    pub blunder: f64,
+}
+
+impl Thresholds {
+    fn now() -> Thresholds {
+        Thresholds {
+            inaccuracy: INACCURACY,
+            mistake: MISTAKE,
+            blunder: BLUNDER,
+        }
+    }
 }
 
 /// Where a game's analysis stands.
@@ -161,6 +183,7 @@ pub fn judge(game: &Game, evals: &[(i32, Option<Move>)]) -> Report {
         start_eval: white(0, evals.first().map_or(0, |e| e.0)),
         moves,
         nodes_per_position: NODES_PER_POSITION,
+        thresholds: Thresholds::now(),
     }
 }
 

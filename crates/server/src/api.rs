@@ -589,7 +589,27 @@ async fn position(b: Result<Bytes, BytesRejection>) -> ApiResult<Response> {
 struct ExplainRequest {
     lfen: Option<String>,
     rules: Option<String>,
+    #[serde(default)]
     squares: Vec<String>,
+    /// A move as typed, in either notation, instead of squares.
+    #[serde(rename = "move")]
+    typed: Option<String>,
+}
+
+fn explain_req(pos: &Position, req: &ExplainRequest, lang: Lang) -> ApiResult<Value> {
+    let Some(text) = &req.typed else {
+        return explain_in(pos, &req.squares, lang);
+    };
+    if text.len() > MAX_MOVE {
+        return Err(move_too_long());
+    }
+    Ok(match parse_move(pos, text) {
+        Ok(m) => json!({"legal": true, "move": view::legal_move_with_lfen(pos, m)}),
+        Err(legion_rules::MoveParseError::Illegal(e)) => {
+            json!({"legal": false, "error": i18n::illegal(&e, lang), "rule": e.rule()})
+        }
+        Err(e) => json!({"legal": false, "error": e.to_string(), "rule": e.rule()}),
+    })
 }
 
 fn explain_in(pos: &Position, squares: &[String], lang: Lang) -> ApiResult<Value> {
@@ -613,9 +633,10 @@ async fn explain(lang: Lang, b: Result<Bytes, BytesRejection>) -> ApiResult<Resp
     let req: ExplainRequest = body(b)?;
     let lfen = req
         .lfen
+        .clone()
         .ok_or_else(|| ApiError::bad_request("missing field `lfen`"))?;
     let pos = read_position(&lfen, parse_rules(req.rules.as_deref())?)?;
-    Ok(axum::Json(explain_in(&pos, &req.squares, lang)?).into_response())
+    Ok(axum::Json(explain_req(&pos, &req, lang)?).into_response())
 }
 
 async fn game_explain(
@@ -626,7 +647,7 @@ async fn game_explain(
 ) -> ApiResult<Response> {
     let req: ExplainRequest = body(b)?;
     let pos = app.hub.position_of(&id).await?;
-    Ok(axum::Json(explain_in(&pos, &req.squares, lang)?).into_response())
+    Ok(axum::Json(explain_req(&pos, &req, lang)?).into_response())
 }
 
 #[derive(Deserialize)]
@@ -711,7 +732,8 @@ async fn parse_record(b: Result<Bytes, BytesRejection>) -> ApiResult<Response> {
     for (i, &m) in r.game.moves().iter().enumerate() {
         let before = &r.game.positions()[i];
         let after = &r.game.positions()[i + 1];
-        moves.push(json!({"canonical": canonical(before, m), "human": human(before, m), "lfen": after.to_lfen()}));
+        // Everything a board needs to draw the move, as in a game's state.
+        moves.push(view::played_move(before, m, i + 1, after));
     }
     let tags: serde_json::Map<String, Value> =
         r.tags.iter().map(|(k, v)| (k.clone(), json!(v))).collect();

@@ -91,6 +91,8 @@ struct PhaseOne {
     winner: Side,
     #[serde(rename = "move")]
     fullmove: u32,
+    /// The number of the mating move in `moves` (1 for the first move).
+    ply: usize,
 }
 
 /// The parts that depend on the moment the state is sent.
@@ -284,6 +286,7 @@ impl Live {
             phase_one: self.game.phase_one().map(|p| PhaseOne {
                 winner: p.winner.into(),
                 fullmove: p.fullmove,
+                ply: p.ply + 1,
             }),
             legal: to_json(&legal),
             must_capture: if active {

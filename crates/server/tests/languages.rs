@@ -134,7 +134,36 @@ async fn typed_moves_are_explained_like_clicked_ones() {
         assert_eq!(r.status, 200, "{}", r.body);
     }
     // White must take on c5 (4.2); the Knight on g1 does reach f3.
+    let lfen = get(s.addr, &format!("/api/games/{id}"), None).await.json()["lfen"]
+        .as_str()
+        .unwrap()
+        .to_string();
     for lang in ["", RU] {
+        // The same, asked of a position rather than a game, typed.
+        let typed = ask(
+            s.addr,
+            "POST",
+            "/api/explain",
+            lang,
+            None,
+            &json!({"lfen": lfen, "move": "Nf3"}).to_string(),
+        )
+        .await
+        .json();
+        let clicked = ask(
+            s.addr,
+            "POST",
+            "/api/explain",
+            lang,
+            None,
+            &json!({"lfen": lfen, "squares": ["g1", "f3"]}).to_string(),
+        )
+        .await
+        .json();
+        assert_eq!(
+            (typed["rule"].as_str(), &typed["error"]),
+            (Some("4.2"), &clicked["error"])
+        );
         let clicked = ask(
             s.addr,
             "POST",
