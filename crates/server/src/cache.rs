@@ -101,26 +101,8 @@ mod tests {
     use std::net::{IpAddr, Ipv4Addr};
 
     fn live(id: &str) -> Live {
-        let row = GameRow {
-            id: id.into(),
-            created_ms: 0,
-            mode: Mode::Local,
-            rules: "default".into(),
-            start_lfen: legion_rules::INITIAL_LFEN.into(),
-            level: None,
-            engine_color: None,
-            white_token: None,
-            black_token: None,
-            invite: None,
-            started_ms: Some(0),
-            clock: None,
-            declared: None,
-            draw_offer: None,
-            takeback_offer: None,
-            deadline_ms: None,
-            rematch_offer: None,
-            rematch: None,
-        };
+        let mut row = GameRow::new(id, Mode::Local, "default", legion_rules::INITIAL_LFEN, 0);
+        row.started_ms = Some(0);
         crate::live::rebuild(row, &[], IpAddr::V4(Ipv4Addr::LOCALHOST)).unwrap()
     }
 

@@ -244,11 +244,6 @@ impl Hub {
             }
         });
         let row = GameRow {
-            id: id.clone(),
-            created_ms: now,
-            mode: new.mode,
-            rules: new.rules.name().to_string(),
-            start_lfen: new.start.to_lfen(),
             level: (new.mode == Mode::Engine).then_some(new.level),
             engine_color,
             white_token: white,
@@ -256,12 +251,7 @@ impl Hub {
             invite: invite.clone(),
             started_ms: started,
             clock,
-            declared: None,
-            draw_offer: None,
-            takeback_offer: None,
-            deadline_ms: None,
-            rematch_offer: None,
-            rematch: None,
+            ..GameRow::new(&id, new.mode, new.rules.name(), &new.start.to_lfen(), now)
         };
         let state = self.open_game(row, client, seat).await?;
         Ok(Created {

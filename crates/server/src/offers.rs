@@ -219,26 +219,15 @@ impl Hub {
         let new_id = random_id(10);
         let started = Some(now);
         let row = GameRow {
-            id: new_id.clone(),
-            created_ms: now,
-            mode: old.mode,
-            rules: old.rules.clone(),
-            start_lfen: old.start_lfen.clone(),
             level: old.level,
             engine_color: old.engine_color.map(Side::other),
             white_token: old.black_token.clone(),
             black_token: old.white_token.clone(),
-            invite: None,
             started_ms: started,
             clock: old
                 .clock
                 .map(|c| Clock::new(c.initial_ms, c.increment_ms).restarted(now)),
-            declared: None,
-            draw_offer: None,
-            takeback_offer: None,
-            deadline_ms: None,
-            rematch_offer: None,
-            rematch: None,
+            ..GameRow::new(&new_id, old.mode, &old.rules, &old.start_lfen, now)
         };
         let new_seat = match seat {
             Seat::White => Seat::Black,

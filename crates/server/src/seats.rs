@@ -79,26 +79,10 @@ mod tests {
     use crate::model::Mode;
 
     fn row(w: Option<&str>, b: Option<&str>) -> GameRow {
-        GameRow {
-            id: "g".into(),
-            created_ms: 0,
-            mode: Mode::Friend,
-            rules: "default".into(),
-            start_lfen: legion_rules::INITIAL_LFEN.into(),
-            level: None,
-            engine_color: None,
-            white_token: w.map(str::to_string),
-            black_token: b.map(str::to_string),
-            invite: None,
-            started_ms: None,
-            clock: None,
-            declared: None,
-            draw_offer: None,
-            takeback_offer: None,
-            deadline_ms: None,
-            rematch_offer: None,
-            rematch: None,
-        }
+        let mut r = GameRow::new("g", Mode::Friend, "default", legion_rules::INITIAL_LFEN, 0);
+        r.white_token = w.map(str::to_string);
+        r.black_token = b.map(str::to_string);
+        r
     }
 
     #[test]

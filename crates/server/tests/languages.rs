@@ -9,7 +9,7 @@ use std::net::SocketAddr;
 use common::*;
 use serde_json::{Value, json};
 
-/// A request with extra headers (language), on a fresh connection.
+/// A request with extra headers (the reader's language).
 async fn ask(
     addr: SocketAddr,
     method: &str,
@@ -18,29 +18,11 @@ async fn ask(
     token: Option<&str>,
     body: &str,
 ) -> Reply {
-    use tokio::io::{AsyncReadExt, AsyncWriteExt};
-    let mut s = tokio::net::TcpStream::connect(addr).await.unwrap();
     let auth = token
         .map(|t| format!("Authorization: Bearer {t}\r\n"))
         .unwrap_or_default();
-    let head = format!(
-        "{method} {path} HTTP/1.1\r\nHost: {addr}\r\nConnection: close\r\nContent-Type: application/json\r\n{auth}{extra}Content-Length: {}\r\n\r\n{body}",
-        body.len()
-    );
-    s.write_all(head.as_bytes()).await.unwrap();
-    let mut buf = Vec::new();
-    let _ = s.read_to_end(&mut buf).await;
-    let text = String::from_utf8_lossy(&buf).to_string();
-    let (h, b) = text.split_once("\r\n\r\n").unwrap_or((&text, ""));
-    Reply {
-        status: h
-            .split_whitespace()
-            .nth(1)
-            .and_then(|s| s.parse().ok())
-            .unwrap_or(0),
-        body: b.to_string(),
-        headers: h.to_string(),
-    }
+    let headers = format!("Host: {addr}\r\nContent-Type: application/json\r\n{auth}{extra}");
+    exchange(addr, None, method, path, &headers, body.as_bytes()).await
 }
 
 const RU: &str = "Accept-Language: ru-RU,ru;q=0.9,en;q=0.5\r\n";

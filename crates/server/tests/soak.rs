@@ -5,7 +5,7 @@
 
 mod common;
 
-use std::net::{IpAddr, Ipv4Addr, SocketAddr};
+use std::net::{Ipv4Addr, SocketAddr};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
@@ -13,7 +13,6 @@ use std::time::{Duration, Instant};
 use common::*;
 use futures_util::StreamExt;
 use serde_json::{Value, json};
-use tokio::io::{AsyncReadExt, AsyncWriteExt};
 
 const GAMES: usize = 20_000;
 const SOCKETS: usize = 1_000;
@@ -44,28 +43,12 @@ async fn request_from(
     token: Option<&str>,
     body: &str,
 ) -> (u16, String) {
-    let sock = tokio::net::TcpSocket::new_v4().unwrap();
-    sock.bind(SocketAddr::new(IpAddr::V4(from), 0)).unwrap();
-    let mut s = sock.connect(addr).await.unwrap();
     let auth = token
         .map(|t| format!("Authorization: Bearer {t}\r\n"))
         .unwrap_or_default();
-    let head = format!(
-        "{method} {path} HTTP/1.1\r\nHost: {addr}\r\nConnection: close\r\nContent-Type: application/json\r\n{auth}Content-Length: {}\r\n\r\n{body}",
-        body.len()
-    );
-    s.write_all(head.as_bytes()).await.unwrap();
-    let mut buf = Vec::new();
-    let _ = s.read_to_end(&mut buf).await;
-    let text = String::from_utf8_lossy(&buf).to_string();
-    let (h, b) = text.split_once("\r\n\r\n").unwrap_or((&text, ""));
-    (
-        h.split_whitespace()
-            .nth(1)
-            .and_then(|s| s.parse().ok())
-            .unwrap_or(0),
-        b.to_string(),
-    )
+    let headers = format!("Host: {addr}\r\nContent-Type: application/json\r\n{auth}");
+    let r = exchange(addr, Some(from), method, path, &headers, body.as_bytes()).await;
+    (r.status, r.body)
 }
 
 /// With `LEGION_FIGURES=DIR`, keeps the figures as `DIR/NAME.json` for the

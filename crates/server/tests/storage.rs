@@ -9,26 +9,14 @@ use legion_server::model::{Declared, Mode, Side};
 use legion_server::store::{GameRow, Store, StoreError, Write};
 
 fn row(id: &str) -> GameRow {
-    GameRow {
-        id: id.into(),
-        created_ms: 1,
-        mode: Mode::Friend,
-        rules: "default".into(),
-        start_lfen: legion_rules::INITIAL_LFEN.into(),
-        level: Some(7),
-        engine_color: None,
-        white_token: Some("w".into()),
-        black_token: None,
-        invite: Some("inv".into()),
-        started_ms: None,
-        clock: Some(Clock::new(60_000, 1000)),
-        declared: None,
-        draw_offer: Some(Side::Black),
-        takeback_offer: None,
-        deadline_ms: Some(77),
-        rematch_offer: None,
-        rematch: None,
-    }
+    let mut r = GameRow::new(id, Mode::Friend, "default", legion_rules::INITIAL_LFEN, 1);
+    r.level = Some(7);
+    r.white_token = Some("w".into());
+    r.invite = Some("inv".into());
+    r.clock = Some(Clock::new(60_000, 1000));
+    r.draw_offer = Some(Side::Black);
+    r.deadline_ms = Some(77);
+    r
 }
 
 /// The databases to check: (name, location to open, again).

@@ -67,6 +67,32 @@ pub struct GameRow {
     pub rematch: Option<String>,
 }
 
+impl GameRow {
+    /// A game of `mode` from `start_lfen`, nothing else set yet.
+    pub fn new(id: &str, mode: Mode, rules: &str, start_lfen: &str, created_ms: i64) -> GameRow {
+        GameRow {
+            id: id.to_string(),
+            created_ms,
+            mode,
+            rules: rules.to_string(),
+            start_lfen: start_lfen.to_string(),
+            level: None,
+            engine_color: None,
+            white_token: None,
+            black_token: None,
+            invite: None,
+            started_ms: None,
+            clock: None,
+            declared: None,
+            draw_offer: None,
+            takeback_offer: None,
+            deadline_ms: None,
+            rematch_offer: None,
+            rematch: None,
+        }
+    }
+}
+
 /// A change to the database. Writes go through one writer thread that
 /// commits whatever has queued up in one transaction (group commit): one
 /// disk flush for many moves, each move still acknowledged only once it is

@@ -445,66 +445,9 @@ fn update_row(c: &Connection, g: &GameRow) -> rusqlite::Result<()> {
 mod tests {
     use super::SqliteStore as Store;
     use super::*;
-    use crate::clock::Clock;
-    use crate::model::Mode;
 
-    fn row() -> GameRow {
-        GameRow {
-            id: "abc".into(),
-            created_ms: 1,
-            mode: Mode::Friend,
-            rules: "default".into(),
-            start_lfen: legion_rules::INITIAL_LFEN.into(),
-            level: None,
-            engine_color: None,
-            white_token: Some("w".into()),
-            black_token: None,
-            invite: Some("inv".into()),
-            started_ms: None,
-            clock: Some(Clock::new(60_000, 1000)),
-            declared: None,
-            draw_offer: Some(Side::Black),
-            takeback_offer: None,
-            deadline_ms: Some(77),
-            rematch_offer: None,
-            rematch: None,
-        }
-    }
-
-    #[test]
-    fn games_and_moves_survive_reopening() {
-        let dir = tempfile::tempdir().unwrap();
-        let path = dir.path().join("t.db");
-        let row = row();
-        let append = |ply: usize, text: &str| Write::Append {
-            row: row.clone(),
-            ply,
-            text: text.into(),
-            now_ms: 5,
-        };
-        {
-            let s = Store::open(&path).unwrap();
-            s.write_blocking(Write::Create(row.clone())).unwrap();
-            s.write_blocking(append(0, "c3d4")).unwrap();
-            s.write_blocking(append(1, "f6e5")).unwrap();
-            // The same ply twice is refused by the key; nothing else suffers.
-            assert!(s.write_blocking(append(1, "b6a5")).is_err());
-        }
-        let s = Store::open(&path).unwrap();
-        let (back, moves) = s.load("abc").unwrap().unwrap();
-        assert_eq!(back, row);
-        assert_eq!(moves, vec!["c3d4", "f6e5"]);
-        s.write_blocking(Write::Truncate {
-            row: row.clone(),
-            ply: 1,
-        })
-        .unwrap();
-        assert_eq!(s.load("abc").unwrap().unwrap().1, vec!["c3d4"]);
-        assert!(s.load("nope").unwrap().is_none());
-        assert_eq!(s.due(76).unwrap(), Vec::<String>::new());
-        assert_eq!(s.due(77).unwrap(), vec!["abc"]);
-    }
-
+    // The round trip, races and unknown words are tested on both
+    // databases in tests/storage.rs; the SQLite schema's history here.
     #[test]
     fn a_version_1_database_is_migrated() {
         let dir = tempfile::tempdir().unwrap();
@@ -529,20 +472,5 @@ mod tests {
         assert_eq!(g.clock.unwrap().black_ms, 50_000);
         // Its deadline is looked at at once and recomputed by the server.
         assert_eq!(s.due(500).unwrap(), vec!["old"]);
-    }
-
-    #[test]
-    fn an_unknown_word_in_the_database_is_an_error_not_a_default() {
-        let dir = tempfile::tempdir().unwrap();
-        let path = dir.path().join("bad.db");
-        let s = Store::open(&path).unwrap();
-        s.write_blocking(Write::Create(row())).unwrap();
-        {
-            let c = Connection::open(&path).unwrap();
-            c.execute("UPDATE games SET declared = 'resign:x'", [])
-                .unwrap();
-        }
-        let e = s.load("abc").unwrap_err();
-        assert!(matches!(e, StoreError::Corrupt { .. }), "{e}");
     }
 }

@@ -154,13 +154,35 @@ pub async fn raw(
     token: Option<&str>,
     body: Option<&[u8]>,
 ) -> Reply {
-    let mut s = TcpStream::connect(addr).await.unwrap();
-    let body = body.unwrap_or(b"");
     let auth = token
         .map(|t| format!("Authorization: Bearer {t}\r\n"))
         .unwrap_or_default();
+    let headers = format!("Host: {addr}\r\nContent-Type: application/json\r\n{auth}");
+    exchange(addr, None, method, path, &headers, body.unwrap_or(b"")).await
+}
+
+/// One request on a fresh connection with exactly these header lines
+/// (each ending in CRLF; `Connection` and `Content-Length` are added),
+/// from the loopback address `from` if given: a client of its own.
+pub async fn exchange(
+    addr: SocketAddr,
+    from: Option<std::net::Ipv4Addr>,
+    method: &str,
+    path: &str,
+    headers: &str,
+    body: &[u8],
+) -> Reply {
+    let mut s = match from {
+        None => TcpStream::connect(addr).await.unwrap(),
+        Some(ip) => {
+            let sock = tokio::net::TcpSocket::new_v4().unwrap();
+            sock.bind(SocketAddr::new(std::net::IpAddr::V4(ip), 0))
+                .unwrap();
+            sock.connect(addr).await.unwrap()
+        }
+    };
     let head = format!(
-        "{method} {path} HTTP/1.1\r\nHost: {addr}\r\nConnection: close\r\nContent-Type: application/json\r\n{auth}Content-Length: {}\r\n\r\n",
+        "{method} {path} HTTP/1.1\r\nConnection: close\r\n{headers}Content-Length: {}\r\n\r\n",
         body.len()
     );
     s.write_all(head.as_bytes()).await.unwrap();
