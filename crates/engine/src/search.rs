@@ -188,7 +188,8 @@ pub fn search(
 
 /// The best `count` lines (MultiPV), best first: one search a line, each
 /// without the first moves of the lines before it, sharing the time and
-/// the table. With `count` 1 it is `search` itself.
+/// the table. With `count` 1 it is `search` itself; there is always at
+/// least one line (without a legal move, the search's verdict).
 #[allow(clippy::too_many_arguments)]
 pub fn lines(
     pos: &Position,
@@ -203,7 +204,11 @@ pub fn lines(
     if !limits.searchmoves.is_empty() {
         candidates.retain(|m| limits.searchmoves.contains(m));
     }
-    let count = count.clamp(1, candidates.len().max(1));
+    if candidates.is_empty() {
+        // No move to search: the one "line" is the search's verdict.
+        return vec![search(pos, history, limits, config, tt, stop, &mut |_| {})];
+    }
+    let count = count.clamp(1, candidates.len());
     let mut each = limits.clone();
     each.movetime = limits.movetime.map(|t| t / count as u32);
     each.nodes = limits.nodes.map(|n| n / count as u64);

@@ -190,22 +190,6 @@ impl Hub {
                 lines,
             )
         })?;
-        let found = ticket.result().await?;
-        if found.is_empty() {
-            // No legal move: the one "line" is the search's verdict.
-            let table = Table::new(1);
-            let stop = std::sync::atomic::AtomicBool::new(false);
-            let out = search(
-                &pos,
-                &[],
-                &Limits::default(),
-                &Config::default(),
-                &table,
-                &stop,
-                &mut |_| {},
-            );
-            return Ok(vec![out]);
-        }
-        Ok(found)
+        Ok(ticket.result().await?)
     }
 }

@@ -170,6 +170,17 @@ impl Hub {
         Ok(())
     }
 
+    /// Changes the off-board state with `change`, saves it, tells everyone.
+    pub(crate) async fn edit(
+        &self,
+        g: &mut Live,
+        change: impl FnOnce(&mut GameRow),
+    ) -> ApiResult<()> {
+        let mut row = g.row.clone();
+        change(&mut row);
+        self.save(g, row).await
+    }
+
     /// Ends the game off the board: the clock and the engine stop.
     pub(crate) async fn declare(&self, g: &mut Live, d: Declared, now: i64) -> ApiResult<()> {
         let mut row = g.row.clone();

@@ -67,9 +67,7 @@ impl Hub {
             }
             Action::Offer => {
                 if g.row.draw_offer != Some(me) {
-                    let mut row = g.row.clone();
-                    row.draw_offer = Some(me);
-                    self.save(&mut g, row).await?;
+                    self.edit(&mut g, |r| r.draw_offer = Some(me)).await?;
                 }
             }
             Action::Accept => {
@@ -85,9 +83,7 @@ impl Hub {
                 if g.row.draw_offer.is_none() {
                     return Err(conflict(Text::new("server.no_draw_to_decline")));
                 }
-                let mut row = g.row.clone();
-                row.draw_offer = None;
-                self.save(&mut g, row).await?;
+                self.edit(&mut g, |r| r.draw_offer = None).await?;
             }
         }
         Ok(self.full(&mut g, Some(seat)))
@@ -116,9 +112,7 @@ impl Hub {
                     return Err(conflict(Text::new("server.no_move_of_yours")));
                 }
                 if g.row.takeback_offer != Some(me) {
-                    let mut row = g.row.clone();
-                    row.takeback_offer = Some(me);
-                    self.save(&mut g, row).await?;
+                    self.edit(&mut g, |r| r.takeback_offer = Some(me)).await?;
                 }
             }
             Action::Accept => {
@@ -134,9 +128,7 @@ impl Hub {
                 if g.row.takeback_offer.is_none() {
                     return Err(conflict(Text::new("server.no_takeback_to_decline")));
                 }
-                let mut row = g.row.clone();
-                row.takeback_offer = None;
-                self.save(&mut g, row).await?;
+                self.edit(&mut g, |r| r.takeback_offer = None).await?;
             }
         }
         Ok(self.full(&mut g, Some(seat)))
@@ -196,9 +188,7 @@ impl Hub {
         if g.row.mode == Mode::Friend {
             match action {
                 Action::Offer if g.row.rematch_offer != Some(me) => {
-                    let mut row = g.row.clone();
-                    row.rematch_offer = Some(me);
-                    self.save(&mut g, row).await?;
+                    self.edit(&mut g, |r| r.rematch_offer = Some(me)).await?;
                     return Ok(None);
                 }
                 Action::Offer => return Ok(None),
@@ -206,9 +196,7 @@ impl Hub {
                     if g.row.rematch_offer.is_none() {
                         return Err(conflict(Text::new("server.no_rematch_offer")));
                     }
-                    let mut row = g.row.clone();
-                    row.rematch_offer = None;
-                    self.save(&mut g, row).await?;
+                    self.edit(&mut g, |r| r.rematch_offer = None).await?;
                     return Ok(None);
                 }
                 Action::Accept if g.row.rematch_offer.is_some_and(|s| s != me) => {}
@@ -235,10 +223,11 @@ impl Hub {
             Seat::Both => Seat::Both,
         };
         let state = self.open_game(row, client, new_seat).await?;
-        let mut row = g.row.clone();
-        row.rematch = Some(new_id.clone());
-        row.rematch_offer = None;
-        self.save(&mut g, row).await?;
+        self.edit(&mut g, |r| {
+            r.rematch = Some(new_id.clone());
+            r.rematch_offer = None;
+        })
+        .await?;
         Ok(Some(Rematch {
             id: new_id,
             token: token.unwrap_or_default().to_string(),

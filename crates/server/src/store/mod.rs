@@ -229,7 +229,7 @@ impl RawRow {
 
 /// The games' database: SQLite or PostgreSQL.
 pub enum Store {
-    Sqlite(SqliteStore),
+    Sqlite(std::sync::Arc<SqliteStore>),
     Postgres(PgStore),
 }
 
@@ -244,7 +244,7 @@ impl Store {
             let s = tokio::task::spawn_blocking(move || SqliteStore::open(&path))
                 .await
                 .map_err(|e| StoreError::Task(e.to_string()))??;
-            Ok(Store::Sqlite(s))
+            Ok(Store::Sqlite(std::sync::Arc::new(s)))
         }
     }
 

@@ -17,7 +17,7 @@ struct Job {
 }
 
 pub struct SqliteStore {
-    reader: Arc<Mutex<Connection>>,
+    reader: Mutex<Connection>,
     writer: Mutex<std::sync::mpsc::Sender<Job>>,
 }
 
@@ -144,7 +144,7 @@ impl SqliteStore {
             })
             .map_err(StoreError::Thread)?;
         Ok(SqliteStore {
-            reader: Arc::new(Mutex::new(reader)),
+            reader: Mutex::new(reader),
             writer: Mutex::new(tx),
         })
     }
@@ -179,19 +179,11 @@ impl SqliteStore {
     /// Runs a read off the async runtime (reads take the one reading
     /// connection in turn).
     pub(crate) async fn blocking<A: Send + 'static, T: Send + 'static>(
-        &self,
+        self: &Arc<Self>,
         arg: A,
         f: fn(&SqliteStore, A) -> Result<T, StoreError>,
     ) -> Result<T, StoreError> {
-        let me = SqliteStore {
-            reader: self.reader.clone(),
-            writer: Mutex::new(
-                self.writer
-                    .lock()
-                    .map_err(|_| StoreError::Poisoned)?
-                    .clone(),
-            ),
-        };
+        let me = self.clone();
         tokio::task::spawn_blocking(move || f(&me, arg))
             .await
             .map_err(|e| StoreError::Task(e.to_string()))?
