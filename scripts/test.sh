@@ -18,7 +18,7 @@ cargo test --locked -p legion-cli --test crash -- --ignored --test-threads=1
 # The storage tests and the server's API tests again on PostgreSQL: a
 # throwaway server (Debian's package), started and removed by the script.
 scripts/with-postgres.sh env LEGION_TEST_BACKEND=postgres \
-  cargo test --locked -p legion-server --test storage --test api --test hosting --test languages
+  cargo test --locked -p legion-server --test storage --test api --test hosting --test languages --test cluster
 cargo test -p legion-rules --bench perft --locked -- --quick
 
 # The web app in a real browser (installs Debian's Chromium and the pinned

@@ -232,7 +232,7 @@ impl Hub {
     pub async fn request_analysis(self: &Arc<Self>, id: &str) -> ApiResult<Progress> {
         let handle = self.get(id).await?;
         let game = {
-            let g = handle.lock().await;
+            let g = self.fresh(&handle).await?;
             if matches!(g.status(), Status::Active | Status::Waiting) {
                 return Err(conflict(Text::new("server.analysis_after_end")));
             }

@@ -63,6 +63,16 @@ impl GameCache {
         handle
     }
 
+    /// Every game in memory (to read again those others may have changed).
+    pub fn all(&self) -> Vec<Handle> {
+        self.lock().values().map(|e| e.handle.clone()).collect()
+    }
+
+    /// The game `id` if it is in memory, without counting as a use.
+    pub fn peek(&self, id: &str) -> Option<Handle> {
+        self.lock().get(id).map(|e| e.handle.clone())
+    }
+
     pub fn len(&self) -> usize {
         self.lock().len()
     }

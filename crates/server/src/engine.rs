@@ -98,11 +98,22 @@ impl Hub {
         };
         g.engine_stop = Some(ticket.stopper());
         let hub = self.clone();
+        let id = g.row.id.clone();
         tokio::spawn(async move {
-            let best = ticket.result().await;
+            let best = hub.await_engine(&id, ticket).await;
             let mut g = handle.lock().await;
+            if hub.store.is_shared() {
+                // Another server may have changed the game meanwhile.
+                if let Err(e) = hub.refresh(&mut g, &handle).await {
+                    tracing::error!(game = %id, "cannot read the game again: {e}");
+                }
+            }
             if g.version != version {
-                // The game changed meanwhile (undo, result): this answer is void.
+                // The game changed meanwhile (undo, result): this answer is
+                // void; the claim goes unless a new search holds it.
+                if !g.engine_thinking {
+                    hub.release_engine(&id).await;
+                }
                 return;
             }
             g.engine_thinking = false;
@@ -116,6 +127,7 @@ impl Hub {
             if let Err(e) = played {
                 tracing::error!(game = %g.row.id, "the engine's move was not played: {e}");
                 g.publish(false, now_ms(), hub.first_move_ms);
+                hub.release_engine(&id).await;
             }
         });
     }

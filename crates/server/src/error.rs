@@ -205,7 +205,14 @@ fn rule_in(message: &str) -> Option<&str> {
 
 impl From<StoreError> for ApiError {
     fn from(e: StoreError) -> ApiError {
-        ApiError::Internal(e.to_string())
+        match e {
+            // Another request (perhaps on another server) came first.
+            StoreError::Stale(_) => ApiError::said(
+                axum::http::StatusCode::CONFLICT,
+                crate::i18n::Text::new("server.game_changed"),
+            ),
+            e => ApiError::Internal(e.to_string()),
+        }
     }
 }
 

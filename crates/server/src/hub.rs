@@ -20,7 +20,7 @@ use axum::http::StatusCode;
 use crate::error::{ApiError, ApiResult};
 use crate::i18n::{Arg, Text};
 use crate::ids::{now_ms, random_id};
-use crate::live::{Json, Live, apply_declared, deadline_of, rebuild};
+use crate::live::{Change, Json, Live, apply_declared, derive, rebuild};
 use crate::metrics::Metrics;
 use crate::model::{Declared, Mode, Side, Status};
 use crate::pool::{ClientKey, EnginePool};
@@ -43,6 +43,8 @@ pub struct Hub {
     pub(crate) metrics: Arc<Metrics>,
     /// Whole-game analyses under way.
     pub(crate) running: crate::analysis::Running,
+    /// This server's name among those sharing a database (engine claims).
+    pub(crate) node: String,
 }
 
 /// Parameters of a new game (`POST /api/games`), already checked.
@@ -118,6 +120,7 @@ impl Hub {
             first_move_ms: first_move.as_millis() as i64,
             metrics: Arc::new(Metrics::default()),
             running: Default::default(),
+            node: random_id(12),
         })
     }
 
@@ -147,10 +150,52 @@ impl Hub {
         // A game whose engine was thinking when it left memory goes on.
         let mut g = handle.lock().await;
         if g.engine_to_move() && !g.engine_thinking {
-            self.schedule_engine(&mut g, handle.clone());
+            self.start_engine(&mut g, &handle).await;
         }
         drop(g);
         Ok(handle)
+    }
+
+    /// Locks a game to act on it. When servers share the database, this
+    /// copy is first checked against the stored version and read again if
+    /// another server changed the game: no server acts on an old copy.
+    pub(crate) async fn fresh<'a>(
+        self: &Arc<Self>,
+        handle: &'a Handle,
+    ) -> ApiResult<tokio::sync::MutexGuard<'a, Live>> {
+        let mut g = handle.lock().await;
+        if self.store.is_shared() {
+            self.refresh(&mut g, handle).await?;
+        }
+        Ok(g)
+    }
+
+    /// Reads the game again if the stored version is not this copy's.
+    pub(crate) async fn refresh(self: &Arc<Self>, g: &mut Live, handle: &Handle) -> ApiResult<()> {
+        let id = g.row.id.clone();
+        match self.store.version(&id).await? {
+            None => Err(no_game(&id)),
+            Some(v) if v == g.row.version => Ok(()),
+            Some(_) => self.reload(g, handle).await,
+        }
+    }
+
+    /// Replaces the copy in memory by the stored game and tells watchers.
+    pub(crate) async fn reload(self: &Arc<Self>, g: &mut Live, handle: &Handle) -> ApiResult<()> {
+        let id = g.row.id.clone();
+        let (row, moves) = self.store.load(&id).await?.ok_or_else(|| no_game(&id))?;
+        let fresh = rebuild(row, &moves, g.client)
+            .map_err(|e| ApiError::internal(format!("game {id}: {e}")))?;
+        match g.take_from(fresh) {
+            Change::Same => self.publish(g, false),
+            Change::Appended => self.publish(g, true),
+            Change::Other => g.publish_resync(),
+        }
+        self.metrics.reloads.inc();
+        if g.engine_to_move() && !g.engine_thinking {
+            self.start_engine(g, handle).await;
+        }
+        Ok(())
     }
 
     pub fn full(&self, g: &mut Live, you: Option<Seat>) -> Json {
@@ -163,7 +208,8 @@ impl Hub {
 
     /// Saves a changed off-board state (with its deadline) and tells everyone.
     pub(crate) async fn save(&self, g: &mut Live, mut row: GameRow) -> ApiResult<()> {
-        row.deadline_ms = deadline_of(&row, &g.game, self.first_move_ms);
+        derive(&mut row, &g.game, self.first_move_ms);
+        row.version = g.row.version + 1;
         self.store.write(Write::Update(row.clone())).await?;
         g.row = row;
         self.publish(g, false);
@@ -188,9 +234,10 @@ impl Hub {
         row.draw_offer = None;
         row.takeback_offer = None;
         row.clock = row.clock.map(|c| c.stopped(g.turn(), g.played(), now));
-        row.deadline_ms = None;
         let mut game = g.game.clone();
         apply_declared(&mut game, d);
+        derive(&mut row, &game, self.first_move_ms);
+        row.version = g.row.version + 1;
         self.store.write(Write::Update(row.clone())).await?;
         g.row = row;
         g.game = game;
@@ -284,14 +331,14 @@ impl Hub {
     ) -> ApiResult<Json> {
         let id = row.id.clone();
         let mut live = rebuild(row.clone(), &[], client).map_err(ApiError::internal)?;
-        row.deadline_ms = deadline_of(&row, &live.game, self.first_move_ms);
-        live.row.deadline_ms = row.deadline_ms;
+        derive(&mut row, &live.game, self.first_move_ms);
+        live.row = row.clone();
         self.store.write(Write::Create(row)).await?;
         self.metrics.games_created.inc();
         let handle = self.games.insert(&id, live);
         let mut g = handle.lock().await;
         if g.engine_to_move() {
-            self.schedule_engine(&mut g, handle.clone());
+            self.start_engine(&mut g, &handle).await;
         }
         Ok(self.full(&mut g, Some(seat)))
     }
@@ -300,7 +347,7 @@ impl Hub {
     /// the game starts. An invite is claimed once.
     pub async fn join(self: &Arc<Self>, id: &str, invite: &str) -> ApiResult<Joined> {
         let handle = self.get(id).await?;
-        let mut g = handle.lock().await;
+        let mut g = self.fresh(&handle).await?;
         let code =
             g.row.invite.clone().ok_or_else(|| {
                 ApiError::said(StatusCode::FORBIDDEN, Text::new("server.no_invite"))
@@ -339,7 +386,7 @@ impl Hub {
 
     pub async fn state(self: &Arc<Self>, id: &str, token: Option<&str>) -> ApiResult<Json> {
         let handle = self.get(id).await?;
-        let mut g = handle.lock().await;
+        let mut g = self.fresh(&handle).await?;
         self.settle(&mut g, now_ms()).await?;
         let seat = seat_of(&g.row, token);
         Ok(self.full(&mut g, seat))
@@ -350,7 +397,7 @@ impl Hub {
         id: &str,
     ) -> ApiResult<(broadcast::Receiver<Arc<str>>, Handle)> {
         let handle = self.get(id).await?;
-        let rx = handle.lock().await.tx.subscribe();
+        let rx = self.fresh(&handle).await?.tx.subscribe();
         Ok((rx, handle))
     }
 
@@ -364,7 +411,7 @@ impl Hub {
         client: ClientKey,
     ) -> ApiResult<Json> {
         let handle = self.get(id).await?;
-        let mut g = handle.lock().await;
+        let mut g = self.fresh(&handle).await?;
         let now = now_ms();
         self.settle(&mut g, now).await?;
         let seat = seat_of(&g.row, token);
@@ -406,7 +453,7 @@ impl Hub {
         g.client = client;
         self.commit_move(&mut g, m, now).await?;
         if g.engine_to_move() {
-            self.schedule_engine(&mut g, handle.clone());
+            self.start_engine(&mut g, &handle).await;
         }
         Ok(self.full(&mut g, Some(seat)))
     }
@@ -429,7 +476,8 @@ impl Hub {
             .map(|c| c.after_move(g.turn(), ply, now, continues));
         row.draw_offer = None;
         row.takeback_offer = None;
-        row.deadline_ms = deadline_of(&row, &next, self.first_move_ms);
+        derive(&mut row, &next, self.first_move_ms);
+        row.version = g.row.version + 1;
         self.store
             .write(Write::Append {
                 row: row.clone(),
@@ -464,7 +512,8 @@ impl Hub {
         row.draw_offer = None;
         row.takeback_offer = None;
         row.clock = row.clock.map(|c| c.restarted(now));
-        row.deadline_ms = deadline_of(&row, &next, self.first_move_ms);
+        derive(&mut row, &next, self.first_move_ms);
+        row.version = g.row.version + 1;
         self.store
             .write(Write::Truncate {
                 row: row.clone(),
@@ -477,7 +526,7 @@ impl Hub {
         g.stop_engine();
         self.publish(g, false);
         if g.engine_to_move() {
-            self.schedule_engine(g, handle.clone());
+            self.start_engine(g, handle).await;
         }
         Ok(())
     }
@@ -486,7 +535,7 @@ impl Hub {
     /// move (engine games); friend games ask for a takeback instead.
     pub async fn undo(self: &Arc<Self>, id: &str, token: Option<&str>) -> ApiResult<Json> {
         let handle = self.get(id).await?;
-        let mut g = handle.lock().await;
+        let mut g = self.fresh(&handle).await?;
         let now = now_ms();
         self.settle(&mut g, now).await?;
         let seat = seated(&g, token)?;
@@ -513,7 +562,7 @@ impl Hub {
 
     pub async fn resign(self: &Arc<Self>, id: &str, token: Option<&str>) -> ApiResult<Json> {
         let handle = self.get(id).await?;
-        let mut g = handle.lock().await;
+        let mut g = self.fresh(&handle).await?;
         let now = now_ms();
         self.settle(&mut g, now).await?;
         let seat = seated(&g, token)?;
@@ -525,29 +574,41 @@ impl Hub {
 
     pub async fn position_of(self: &Arc<Self>, id: &str) -> ApiResult<Position> {
         let handle = self.get(id).await?;
-        let g = handle.lock().await;
+        let g = self.fresh(&handle).await?;
         Ok(*g.game.position())
     }
 
     /// Decides flag falls and missed first moves of games nobody looks at:
-    /// the store names the games whose deadline has come.
+    /// the store names the games whose deadline has come. With several
+    /// servers each sweeps; the game's version lets one decide.
     pub async fn sweep(self: &Arc<Self>) -> ApiResult<()> {
         let now = now_ms();
         let due = self.store.due(now).await?;
         for id in due {
-            let handle = self.get(&id).await?;
-            let mut g = handle.lock().await;
-            let now = now_ms();
-            if g.due(now, self.first_move_ms).is_some() {
-                self.settle(&mut g, now).await?;
-            } else {
-                // Not due after all (a deadline of an older schema, or one
-                // moved by a change since): store the right one.
-                let row = g.row.clone();
-                let deadline = deadline_of(&row, &g.game, self.first_move_ms);
-                if deadline != row.deadline_ms {
-                    self.save(&mut g, row).await?;
-                }
+            match self.sweep_one(&id).await {
+                Ok(()) => {}
+                // Another server (or a player) came first.
+                Err(e) if e.status() == StatusCode::CONFLICT => {}
+                Err(e) => tracing::error!(game = %id, "sweep: {e}"),
+            }
+        }
+        Ok(())
+    }
+
+    async fn sweep_one(self: &Arc<Self>, id: &str) -> ApiResult<()> {
+        let handle = self.get(id).await?;
+        let mut g = self.fresh(&handle).await?;
+        let now = now_ms();
+        if g.due(now, self.first_move_ms).is_some() {
+            self.settle(&mut g, now).await?;
+        } else {
+            // Not due after all (a deadline of an older schema, or one
+            // moved by a change since): store the right one.
+            let row = g.row.clone();
+            let mut derived = row.clone();
+            derive(&mut derived, &g.game, self.first_move_ms);
+            if derived.deadline_ms != row.deadline_ms {
+                self.save(&mut g, row).await?;
             }
         }
         Ok(())

@@ -10,6 +10,7 @@ pub mod api;
 pub mod assets;
 pub mod cache;
 pub mod clock;
+mod cluster;
 pub mod engine;
 pub mod error;
 pub mod guard;
@@ -146,14 +147,31 @@ pub async fn app(config: &Config) -> Result<Built, ServerError> {
 impl Built {
     /// Runs the server's own rounds: flag falls and first-move times every
     /// quarter second, and forgetting idle rate-limit buckets now and then.
+    /// With servers sharing PostgreSQL, also the engine moves nobody has
+    /// taken, and (its own task) other servers' announcements.
     pub fn spawn_sweeper(&self) -> tokio::task::JoinHandle<()> {
         let app = self.app.clone();
+        let listener = self.hub.spawn_listener();
         tokio::spawn(async move {
+            // Stops the listener when the sweeper is stopped.
+            struct Abort(Option<tokio::task::JoinHandle<()>>);
+            impl Drop for Abort {
+                fn drop(&mut self) {
+                    if let Some(h) = &self.0 {
+                        h.abort();
+                    }
+                }
+            }
+            let _listener = Abort(listener);
+            let shared = app.hub.store.is_shared();
             let mut round = 0u64;
             loop {
                 tokio::time::sleep(Duration::from_millis(250)).await;
                 if let Err(e) = app.hub.sweep().await {
                     tracing::error!("sweep: {e}");
+                }
+                if shared {
+                    app.hub.claim_engine_jobs().await;
                 }
                 round += 1;
                 if round.is_multiple_of(240) {

@@ -190,6 +190,29 @@ pub fn status_of(row: &GameRow, game: &Game) -> Status {
     }
 }
 
+/// Sets the row's derived fields from the game: when the server must look
+/// at it, and the ply at which the engine is to move.
+pub fn derive(row: &mut GameRow, game: &Game, first_move_ms: i64) {
+    row.deadline_ms = deadline_of(row, game, first_move_ms);
+    let turn: Side = game.position().turn().into();
+    row.engine_ply = (row.mode == Mode::Engine
+        && status_of(row, game) == Status::Active
+        && row.engine_color == Some(turn))
+    .then_some(game.moves().len() as i64);
+}
+
+/// How a game read again from the store differs from the copy in memory.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Change {
+    /// The same moves (an offer, a seat, a result changed).
+    Same,
+    /// One move more.
+    Appended,
+    /// Anything else (moves taken back, several moves): watchers need
+    /// the whole state.
+    Other,
+}
+
 /// When the server must look at the game if nothing else happens.
 pub fn deadline_of(row: &GameRow, game: &Game, first_move_ms: i64) -> Option<i64> {
     if status_of(row, game) != Status::Active {
@@ -237,6 +260,24 @@ impl Live {
         } else {
             None
         }
+    }
+
+    /// Takes the stored game in place of this copy (watchers stay
+    /// subscribed); a search for the old copy is stopped.
+    pub fn take_from(&mut self, fresh: Live) -> Change {
+        let (old, new) = (self.game.moves(), fresh.game.moves());
+        let change = if new == old {
+            Change::Same
+        } else if new.len() == old.len() + 1 && new[..old.len()] == *old {
+            Change::Appended
+        } else {
+            Change::Other
+        };
+        self.stop_engine();
+        self.row = fresh.row;
+        self.game = fresh.game;
+        self.moves = fresh.moves;
+        change
     }
 
     /// Stops the engine's search, if one runs for this game.
@@ -298,7 +339,8 @@ impl Live {
             takeback_offer: self.row.takeback_offer,
             rematch_offer: self.row.rematch_offer,
             rematch: self.row.rematch.clone(),
-            engine_thinking: self.engine_thinking,
+            // With several servers the one thinking may be another.
+            engine_thinking: self.engine_thinking || self.engine_to_move(),
         });
         self.core = Some(core.clone());
         core
@@ -339,6 +381,14 @@ impl Live {
             you,
             draw_declined,
         })
+    }
+
+    /// Records a change that watchers cannot follow move by move: each
+    /// socket is told to send its reader the whole state (an empty text).
+    pub fn publish_resync(&mut self) {
+        self.version += 1;
+        self.core = None;
+        let _ = self.tx.send(Arc::from(""));
     }
 
     /// Records a change: the cached state is rebuilt and every watcher

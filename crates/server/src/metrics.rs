@@ -18,6 +18,8 @@ pub struct Metrics {
     registry: Registry,
     pub moves: Counter,
     pub games_created: Counter,
+    /// Games read again because another server changed them.
+    pub reloads: Counter,
     pub games_in_memory: Gauge,
     pub engine_waiting: Gauge,
     pub engine_running: Gauge,
@@ -31,6 +33,7 @@ impl Default for Metrics {
         let m = Metrics {
             moves: Counter::default(),
             games_created: Counter::default(),
+            reloads: Counter::default(),
             games_in_memory: Gauge::default(),
             engine_waiting: Gauge::default(),
             engine_running: Gauge::default(),
@@ -44,6 +47,11 @@ impl Default for Metrics {
             m.moves.clone(),
         );
         registry.register("games_created", "Games created", m.games_created.clone());
+        registry.register(
+            "game_reloads",
+            "Games read again because another server changed them",
+            m.reloads.clone(),
+        );
         registry.register(
             "games_in_memory",
             "Games held in memory",

@@ -41,7 +41,7 @@ impl Hub {
         client: ClientKey,
     ) -> ApiResult<Json> {
         let handle = self.get(id).await?;
-        let mut g = handle.lock().await;
+        let mut g = self.fresh(&handle).await?;
         let now = now_ms();
         self.settle(&mut g, now).await?;
         let seat = seated(&g, token)?;
@@ -55,7 +55,7 @@ impl Hub {
                 let (pos, version) = (*g.game.position(), g.version);
                 drop(g);
                 let accepts = self.engine_accepts_draw(pos, me.other(), client).await?;
-                let mut g = handle.lock().await;
+                let mut g = self.fresh(&handle).await?;
                 if g.version != version {
                     return Err(conflict(Text::new("server.changed_meanwhile")));
                 }
@@ -97,7 +97,7 @@ impl Hub {
         action: Action,
     ) -> ApiResult<Json> {
         let handle = self.get(id).await?;
-        let mut g = handle.lock().await;
+        let mut g = self.fresh(&handle).await?;
         let now = now_ms();
         self.settle(&mut g, now).await?;
         let seat = seated(&g, token)?;
@@ -137,7 +137,7 @@ impl Hub {
     /// Until both sides have moved, either seat may call the game off.
     pub async fn abort(self: &Arc<Self>, id: &str, token: Option<&str>) -> ApiResult<Json> {
         let handle = self.get(id).await?;
-        let mut g = handle.lock().await;
+        let mut g = self.fresh(&handle).await?;
         let now = now_ms();
         self.settle(&mut g, now).await?;
         let seat = seated(&g, token)?;
@@ -174,7 +174,7 @@ impl Hub {
         client: ClientKey,
     ) -> ApiResult<Option<Rematch>> {
         let handle = self.get(id).await?;
-        let mut g = handle.lock().await;
+        let mut g = self.fresh(&handle).await?;
         let now = now_ms();
         self.settle(&mut g, now).await?;
         let seat = seated(&g, token)?;

@@ -78,6 +78,7 @@ struct Inner {
 
 pub struct EnginePool {
     inner: Arc<Inner>,
+    threads: usize,
 }
 
 /// A submitted search. Dropping it before it is done stops the search.
@@ -138,7 +139,15 @@ impl EnginePool {
                 tracing::error!("cannot start engine thread {i}: {e}");
             }
         }
-        EnginePool { inner }
+        EnginePool {
+            inner,
+            threads: threads.max(1),
+        }
+    }
+
+    /// Searches that run at once.
+    pub fn threads(&self) -> usize {
+        self.threads
     }
 
     /// Queues `search`, which is given the flag that stops it.

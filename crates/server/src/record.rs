@@ -26,7 +26,7 @@ pub fn date_of(ms: i64) -> String {
 impl Hub {
     pub async fn record(self: &Arc<Self>, id: &str) -> ApiResult<String> {
         let handle = self.get(id).await?;
-        let g = handle.lock().await;
+        let g = self.fresh(&handle).await?;
         let mut r = Record::new(g.game.clone());
         r.set_tag("Event", "Legion game");
         r.set_tag("Date", &date_of(g.row.created_ms));

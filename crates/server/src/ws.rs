@@ -153,6 +153,8 @@ impl Session {
         loop {
             let next = tokio::select! {
                 update = updates.recv() => match update {
+                    // The game was read again as a whole (another server changed it).
+                    Ok(text) if text.is_empty() => Next::Reply(self.full_state().await),
                     Ok(text) => Next::Reply(text.to_string()),
                     // Too slow to follow: the whole state instead.
                     Err(RecvError::Lagged(_)) => Next::Reply(self.full_state().await),

@@ -34,8 +34,12 @@ async fn games_moves_and_analyses_round_trip() {
     let dir = tempfile::tempdir().unwrap();
     for (name, at) in backends(dir.path()).await {
         let r = row("abc");
+        // Each write names the version after the one it read.
         let append = |ply: usize, text: &str| Write::Append {
-            row: r.clone(),
+            row: GameRow {
+                version: ply as i64 + 1,
+                ..r.clone()
+            },
             ply,
             text: text.into(),
             now_ms: 5,
@@ -48,11 +52,23 @@ async fn games_moves_and_analyses_round_trip() {
             // The same ply twice: the database refuses the second (one
             // move a ply, whoever races), and nothing else suffers.
             let twice = s.write(append(1, "b6a5")).await;
-            assert!(twice.is_err(), "{name}: a second move at ply 1 was stored");
+            assert!(
+                matches!(twice, Err(StoreError::Stale(ref id)) if id == "abc"),
+                "{name}: a second move at ply 1: {twice:?}"
+            );
         }
         let s = Store::open(&at).await.unwrap();
         let (back, moves) = s.load("abc").await.unwrap().unwrap();
-        assert_eq!(back, r, "{name}");
+        assert_eq!(
+            back,
+            GameRow {
+                version: 2,
+                ..r.clone()
+            },
+            "{name}"
+        );
+        assert_eq!(s.version("abc").await.unwrap(), Some(2), "{name}");
+        assert_eq!(s.version("nope").await.unwrap(), None, "{name}");
         assert_eq!(moves, vec!["c3d4", "f6e5"], "{name}");
         // Off-board state, truncation, deadlines.
         let mut changed = r.clone();
@@ -60,6 +76,7 @@ async fn games_moves_and_analyses_round_trip() {
         changed.deadline_ms = None;
         changed.black_token = Some("b".into());
         changed.rematch = Some("next".into());
+        changed.version = 3;
         s.write(Write::Truncate {
             row: changed.clone(),
             ply: 1,
@@ -67,7 +84,27 @@ async fn games_moves_and_analyses_round_trip() {
         .await
         .unwrap();
         let (back, moves) = s.load("abc").await.unwrap().unwrap();
-        assert_eq!((back, moves), (changed, vec!["c3d4".to_string()]), "{name}");
+        assert_eq!(
+            (back, moves),
+            (changed.clone(), vec!["c3d4".to_string()]),
+            "{name}"
+        );
+        // A change made from a copy older than the stored game is refused
+        // and changes nothing, whatever it is.
+        let mut old = changed.clone();
+        old.declared = None;
+        for w in [
+            Write::Update(old.clone()),
+            Write::Truncate {
+                row: old.clone(),
+                ply: 0,
+            },
+        ] {
+            let e = s.write(w).await.unwrap_err();
+            assert!(matches!(e, StoreError::Stale(_)), "{name}: {e}");
+        }
+        let (back, moves) = s.load("abc").await.unwrap().unwrap();
+        assert_eq!((back, moves.len()), (changed, 1), "{name}");
         assert!(s.load("nope").await.unwrap().is_none(), "{name}");
         let mut timed = row("timed");
         timed.deadline_ms = Some(500);
@@ -109,7 +146,7 @@ async fn racing_writers_at_one_ply_have_exactly_one_winner() {
                 let (s, r) = (s.clone(), r.clone());
                 tokio::spawn(async move {
                     s.write(Write::Append {
-                        row: r,
+                        row: GameRow { version: 1, ..r },
                         ply: 0,
                         text: m.into(),
                         now_ms: 1,
@@ -158,7 +195,10 @@ async fn migrating_copies_and_checks_every_game() {
         from.write(Write::Create(r.clone())).await.unwrap();
         for (ply, m) in ["c3d4", "f6e5", "d4f6"].iter().take(i + 1).enumerate() {
             let w = Write::Append {
-                row: r.clone(),
+                row: GameRow {
+                    version: ply as i64 + 1,
+                    ..r.clone()
+                },
                 ply,
                 text: m.to_string(),
                 now_ms: 100 + ply as i64,

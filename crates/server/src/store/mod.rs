@@ -10,7 +10,7 @@ mod sqlite;
 use crate::clock::Clock;
 use crate::model::{Declared, Mode, Side};
 
-pub use postgres::PgStore;
+pub use postgres::{CHANNEL, PgStore};
 pub use sqlite::SqliteStore;
 
 #[derive(Debug, thiserror::Error)]
@@ -31,6 +31,11 @@ pub enum StoreError {
     TooNew(i64),
     #[error("a database task failed: {0}")]
     Task(String),
+    /// The game was changed by another request (on this server or another
+    /// one) since it was read: the write is refused, the caller reads the
+    /// game again.
+    #[error("game '{0}' changed meanwhile")]
+    Stale(String),
 }
 
 /// A game's settings and off-board state (the moves are kept apart).
@@ -65,6 +70,13 @@ pub struct GameRow {
     pub rematch_offer: Option<Side>,
     /// The game that followed this one as its rematch.
     pub rematch: Option<String>,
+    /// How many times the game was written: each write must name the
+    /// version after the one it read (optimistic concurrency), so that of
+    /// two servers acting on the same game only one succeeds.
+    pub version: i64,
+    /// The ply at which the engine is to move, if it is (derived, like
+    /// `deadline_ms`; PostgreSQL keeps it as a job any server may claim).
+    pub engine_ply: Option<i64>,
 }
 
 impl GameRow {
@@ -89,6 +101,8 @@ impl GameRow {
             deadline_ms: None,
             rematch_offer: None,
             rematch: None,
+            version: 0,
+            engine_ply: None,
         }
     }
 }
@@ -137,7 +151,8 @@ pub struct Exported {
 pub(crate) const COLUMNS: &str =
     "id, created_ms, mode, rules, start_lfen, level, engine_color, white_token,
     black_token, clock_initial_ms, clock_increment_ms, white_ms, black_ms, turn_started_ms,
-    declared, draw_offer, invite, started_ms, takeback_offer, deadline_ms, rematch_offer, rematch";
+    declared, draw_offer, invite, started_ms, takeback_offer, deadline_ms, rematch_offer, rematch,
+    version";
 
 /// A word read back from the database, or a `Corrupt` error naming it.
 fn word<T>(
@@ -175,6 +190,7 @@ pub(crate) struct RawRow {
     pub(crate) deadline_ms: Option<i64>,
     pub(crate) rematch_offer: Option<String>,
     pub(crate) rematch: Option<String>,
+    pub(crate) version: i64,
 }
 
 impl RawRow {
@@ -223,6 +239,8 @@ impl RawRow {
             started_ms: self.started_ms,
             clock,
             deadline_ms: self.deadline_ms,
+            version: self.version,
+            engine_ply: None,
         })
     }
 }
@@ -304,6 +322,81 @@ impl Store {
         match self {
             Store::Sqlite(s) => s.blocking(id.to_string(), |s, id| s.export(&id)).await,
             Store::Postgres(p) => p.export(id).await,
+        }
+    }
+
+    /// Whether several servers may share this database (PostgreSQL): then
+    /// a server checks a game's version before acting on its copy, hears
+    /// other servers' changes, and claims engine work.
+    pub fn is_shared(&self) -> bool {
+        matches!(self, Store::Postgres(_))
+    }
+
+    /// A game's version (how many writes it has had), if there is such a game.
+    pub async fn version(&self, id: &str) -> Result<Option<i64>, StoreError> {
+        match self {
+            Store::Sqlite(s) => s.blocking(id.to_string(), |s, id| s.version(&id)).await,
+            Store::Postgres(p) => p.version(id).await,
+        }
+    }
+
+    /// Claims the engine's move at `ply` of game `id` for `node`, for
+    /// `lease_ms` (by the database's clock), unless another node holds it.
+    /// One server alone (SQLite) always has it.
+    pub async fn claim_engine(
+        &self,
+        id: &str,
+        ply: i64,
+        node: &str,
+        lease_ms: i64,
+    ) -> Result<bool, StoreError> {
+        match self {
+            Store::Sqlite(_) => Ok(true),
+            Store::Postgres(p) => p.claim_engine(id, ply, node, lease_ms).await,
+        }
+    }
+
+    /// Claims up to `limit` engine moves nobody holds (new ones left by
+    /// their server, or ones whose holder stopped renewing): (game, ply).
+    pub async fn claim_engine_jobs(
+        &self,
+        node: &str,
+        lease_ms: i64,
+        limit: i64,
+    ) -> Result<Vec<(String, i64)>, StoreError> {
+        match self {
+            Store::Sqlite(_) => Ok(Vec::new()),
+            Store::Postgres(p) => p.claim_engine_jobs(node, lease_ms, limit).await,
+        }
+    }
+
+    /// Extends `node`'s claims on the engine moves of `ids` by `lease_ms`.
+    pub async fn renew_engine(
+        &self,
+        node: &str,
+        ids: &[String],
+        lease_ms: i64,
+    ) -> Result<(), StoreError> {
+        match self {
+            Store::Sqlite(_) => Ok(()),
+            Store::Postgres(p) => p.renew_engine(node, ids, lease_ms).await,
+        }
+    }
+
+    /// Removes the job of an engine move that is not due after all.
+    pub async fn drop_engine_job(&self, id: &str, ply: i64) -> Result<(), StoreError> {
+        match self {
+            Store::Sqlite(_) => Ok(()),
+            Store::Postgres(p) => p.drop_engine_job(id, ply).await,
+        }
+    }
+
+    /// Gives up `node`'s claim on game `id`'s engine move (a search that
+    /// ended without a move), so that any node may take it at once.
+    pub async fn release_engine(&self, id: &str, node: &str) -> Result<(), StoreError> {
+        match self {
+            Store::Sqlite(_) => Ok(()),
+            Store::Postgres(p) => p.release_engine(id, node).await,
         }
     }
 

@@ -55,7 +55,30 @@ const MIGRATIONS: &[&str] = &[
         game_id TEXT PRIMARY KEY REFERENCES games(id),
         report TEXT NOT NULL
     );",
+    // 3: several servers on one database: each game's version (a write
+    // names the version it follows), and the engine moves to be made, each
+    // claimed by one server for a while (a lease it renews as it thinks).
+    "ALTER TABLE games ADD COLUMN version BIGINT NOT NULL DEFAULT 0;
+    CREATE TABLE engine_jobs (
+        game_id TEXT PRIMARY KEY REFERENCES games(id),
+        ply INTEGER NOT NULL,
+        node TEXT,
+        lease_until_ms BIGINT NOT NULL
+    );
+    CREATE INDEX engine_jobs_lease ON engine_jobs(lease_until_ms);",
 ];
+
+/// The channel on which every change of a game is announced, as
+/// "<id> <version>"; servers listen to it to keep their watchers current.
+pub const CHANNEL: &str = "legion_games";
+
+/// The database's clock in ms: leases are judged by one clock for all
+/// servers.
+const NOW_MS: &str = "(extract(epoch from clock_timestamp()) * 1000)::bigint";
+
+/// How long a new engine move waits for the server that made it due
+/// before any other server may take it.
+const FIRST_CLAIM_MS: i64 = 500;
 
 /// Any number, to take the same advisory lock from every server.
 const MIGRATION_LOCK: i64 = 0x1E61_0000;
@@ -74,6 +97,108 @@ impl PgStore {
         let mut tx = self.pool.begin().await?;
         apply(&mut tx, &w).await?;
         tx.commit().await?;
+        Ok(())
+    }
+
+    /// The pool, for a listener of `CHANNEL`.
+    pub fn pool(&self) -> &PgPool {
+        &self.pool
+    }
+
+    pub async fn version(&self, id: &str) -> Result<Option<i64>, StoreError> {
+        Ok(
+            sqlx::query_scalar("SELECT version FROM games WHERE id = $1")
+                .bind(id)
+                .fetch_optional(&self.pool)
+                .await?,
+        )
+    }
+
+    pub async fn claim_engine(
+        &self,
+        id: &str,
+        ply: i64,
+        node: &str,
+        lease_ms: i64,
+    ) -> Result<bool, StoreError> {
+        // Made if missing (a game copied by `legion migrate`); jobs are
+        // only for liveness: the game's version keeps its moves right.
+        let done = sqlx::query(AssertSqlSafe(format!(
+            "INSERT INTO engine_jobs (game_id, ply, node, lease_until_ms)
+             VALUES ($1, $2, $3, {NOW_MS} + $4)
+             ON CONFLICT (game_id) DO UPDATE
+               SET node = excluded.node, lease_until_ms = excluded.lease_until_ms
+               WHERE engine_jobs.ply = excluded.ply
+                 AND (engine_jobs.node IS NULL OR engine_jobs.node = excluded.node
+                      OR engine_jobs.lease_until_ms < {NOW_MS})"
+        )))
+        .bind(id)
+        .bind(ply as i32)
+        .bind(node)
+        .bind(lease_ms)
+        .execute(&self.pool)
+        .await?;
+        Ok(done.rows_affected() == 1)
+    }
+
+    pub async fn claim_engine_jobs(
+        &self,
+        node: &str,
+        lease_ms: i64,
+        limit: i64,
+    ) -> Result<Vec<(String, i64)>, StoreError> {
+        // SKIP LOCKED: servers claiming at once take different jobs.
+        let rows: Vec<(String, i32)> = sqlx::query_as(AssertSqlSafe(format!(
+            "UPDATE engine_jobs SET node = $1, lease_until_ms = {NOW_MS} + $2
+             WHERE game_id IN (
+                SELECT game_id FROM engine_jobs WHERE lease_until_ms < {NOW_MS}
+                ORDER BY lease_until_ms LIMIT $3 FOR UPDATE SKIP LOCKED)
+             RETURNING game_id, ply"
+        )))
+        .bind(node)
+        .bind(lease_ms)
+        .bind(limit)
+        .fetch_all(&self.pool)
+        .await?;
+        Ok(rows.into_iter().map(|(id, p)| (id, p as i64)).collect())
+    }
+
+    pub async fn renew_engine(
+        &self,
+        node: &str,
+        ids: &[String],
+        lease_ms: i64,
+    ) -> Result<(), StoreError> {
+        sqlx::query(AssertSqlSafe(format!(
+            "UPDATE engine_jobs SET lease_until_ms = {NOW_MS} + $3
+             WHERE node = $1 AND game_id = ANY($2)"
+        )))
+        .bind(node)
+        .bind(ids)
+        .bind(lease_ms)
+        .execute(&self.pool)
+        .await?;
+        Ok(())
+    }
+
+    pub async fn drop_engine_job(&self, id: &str, ply: i64) -> Result<(), StoreError> {
+        sqlx::query("DELETE FROM engine_jobs WHERE game_id = $1 AND ply = $2")
+            .bind(id)
+            .bind(ply as i32)
+            .execute(&self.pool)
+            .await?;
+        Ok(())
+    }
+
+    pub async fn release_engine(&self, id: &str, node: &str) -> Result<(), StoreError> {
+        sqlx::query(
+            "UPDATE engine_jobs SET node = NULL, lease_until_ms = 0
+             WHERE game_id = $1 AND node = $2",
+        )
+        .bind(id)
+        .bind(node)
+        .execute(&self.pool)
+        .await?;
         Ok(())
     }
 
@@ -210,6 +335,7 @@ fn raw_row(r: &PgRow) -> Result<RawRow, StoreError> {
         deadline_ms: r.try_get(19)?,
         rematch_offer: r.try_get(20)?,
         rematch: r.try_get(21)?,
+        version: r.try_get(22)?,
     })
 }
 
@@ -241,7 +367,7 @@ async fn apply(tx: &mut Transaction<'_, Postgres>, w: &Write) -> Result<(), Stor
             let c = g.clock;
             sqlx::query(AssertSqlSafe(format!(
                 "INSERT INTO games ({COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10,
-                 $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, $21, $22)"
+                 $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, $21, $22, $23)"
             )))
             .bind(&g.id)
             .bind(g.created_ms)
@@ -265,8 +391,10 @@ async fn apply(tx: &mut Transaction<'_, Postgres>, w: &Write) -> Result<(), Stor
             .bind(g.deadline_ms)
             .bind(g.rematch_offer.map(Side::code))
             .bind(&g.rematch)
+            .bind(g.version)
             .execute(&mut **tx)
             .await?;
+            changed(tx, g).await?;
         }
         Write::Append {
             row,
@@ -274,6 +402,9 @@ async fn apply(tx: &mut Transaction<'_, Postgres>, w: &Write) -> Result<(), Stor
             text,
             now_ms,
         } => {
+            // The version first: of two servers writing the same game, the
+            // second waits for the first's row lock, then finds it stale.
+            update_row(tx, row).await?;
             sqlx::query(
                 "INSERT INTO moves (game_id, ply, move, played_ms) VALUES ($1, $2, $3, $4)",
             )
@@ -283,15 +414,14 @@ async fn apply(tx: &mut Transaction<'_, Postgres>, w: &Write) -> Result<(), Stor
             .bind(now_ms)
             .execute(&mut **tx)
             .await?;
-            update_row(tx, row).await?;
         }
         Write::Truncate { row, ply } => {
+            update_row(tx, row).await?;
             sqlx::query("DELETE FROM moves WHERE game_id = $1 AND ply >= $2")
                 .bind(&row.id)
                 .bind(*ply as i32)
                 .execute(&mut **tx)
                 .await?;
-            update_row(tx, row).await?;
         }
         Write::Update(row) => update_row(tx, row).await?,
         Write::Import(_) => unreachable!("handled above"),
@@ -309,13 +439,16 @@ async fn apply(tx: &mut Transaction<'_, Postgres>, w: &Write) -> Result<(), Stor
     Ok(())
 }
 
+/// Saves the row if it is the next version of the stored one, and
+/// announces the change.
 async fn update_row(tx: &mut Transaction<'_, Postgres>, g: &GameRow) -> Result<(), StoreError> {
     let c = g.clock;
-    sqlx::query(
+    let done = sqlx::query(
         "UPDATE games SET white_ms = $2, black_ms = $3, turn_started_ms = $4, declared = $5,
             draw_offer = $6, white_token = $7, black_token = $8, started_ms = $9,
-            takeback_offer = $10, deadline_ms = $11, rematch_offer = $12, rematch = $13
-         WHERE id = $1",
+            takeback_offer = $10, deadline_ms = $11, rematch_offer = $12, rematch = $13,
+            version = $14
+         WHERE id = $1 AND version = $14 - 1",
     )
     .bind(&g.id)
     .bind(c.map(|c| c.white_ms))
@@ -330,7 +463,46 @@ async fn update_row(tx: &mut Transaction<'_, Postgres>, g: &GameRow) -> Result<(
     .bind(g.deadline_ms)
     .bind(g.rematch_offer.map(Side::code))
     .bind(&g.rematch)
+    .bind(g.version)
     .execute(&mut **tx)
     .await?;
+    if done.rows_affected() == 0 {
+        return Err(StoreError::Stale(g.id.clone()));
+    }
+    changed(tx, g).await
+}
+
+/// What every change of a game does besides its row: the engine's move is
+/// made a job (or stops being one), and the change is announced (on
+/// commit: a rolled-back change is never heard).
+async fn changed(tx: &mut Transaction<'_, Postgres>, g: &GameRow) -> Result<(), StoreError> {
+    match g.engine_ply {
+        Some(ply) => {
+            // A new ply is a new job; any other change keeps the claim.
+            sqlx::query(AssertSqlSafe(format!(
+                "INSERT INTO engine_jobs (game_id, ply, node, lease_until_ms)
+                 VALUES ($1, $2, NULL, {NOW_MS} + $3)
+                 ON CONFLICT (game_id) DO UPDATE
+                   SET ply = excluded.ply, node = NULL, lease_until_ms = excluded.lease_until_ms
+                   WHERE engine_jobs.ply <> excluded.ply"
+            )))
+            .bind(&g.id)
+            .bind(ply as i32)
+            .bind(FIRST_CLAIM_MS)
+            .execute(&mut **tx)
+            .await?;
+        }
+        None => {
+            sqlx::query("DELETE FROM engine_jobs WHERE game_id = $1")
+                .bind(&g.id)
+                .execute(&mut **tx)
+                .await?;
+        }
+    }
+    sqlx::query("SELECT pg_notify($1, $2)")
+        .bind(CHANNEL)
+        .bind(format!("{} {}", g.id, g.version))
+        .execute(&mut **tx)
+        .await?;
     Ok(())
 }

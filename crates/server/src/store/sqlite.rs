@@ -68,6 +68,9 @@ const MIGRATIONS: &[&str] = &[
         game_id TEXT PRIMARY KEY REFERENCES games(id),
         report TEXT NOT NULL
     );",
+    // 5: each game's version, so that a write made from an old copy of the
+    // game is refused (as on PostgreSQL, where several servers share it).
+    "ALTER TABLE games ADD COLUMN version INTEGER NOT NULL DEFAULT 0;",
 ];
 
 fn connect(path: &Path) -> Result<Connection, StoreError> {
@@ -118,6 +121,7 @@ fn raw_row(r: &rusqlite::Row<'_>) -> rusqlite::Result<RawRow> {
         deadline_ms: r.get(19)?,
         rematch_offer: r.get(20)?,
         rematch: r.get(21)?,
+        version: r.get(22)?,
     })
 }
 
@@ -217,6 +221,17 @@ impl SqliteStore {
         })
     }
 
+    pub fn version(&self, id: &str) -> Result<Option<i64>, StoreError> {
+        self.read(|c| {
+            Ok(c.query_row(
+                "SELECT version FROM games WHERE id = ?1",
+                params![id],
+                |r| r.get(0),
+            )
+            .optional()?)
+        })
+    }
+
     /// Ids of games whose deadline has come (flag falls, first moves).
     pub fn due(&self, now_ms: i64) -> Result<Vec<String>, StoreError> {
         self.read(|c| {
@@ -303,7 +318,7 @@ fn commit_batch(conn: &mut Connection, batch: Vec<Job>) {
                 }
                 Err(e) => {
                     drop(sp);
-                    results.push(Err(e.into()));
+                    results.push(Err(e));
                 }
             }
         }
@@ -322,14 +337,14 @@ fn commit_batch(conn: &mut Connection, batch: Vec<Job>) {
     }
 }
 
-fn apply(c: &Connection, w: &Write) -> rusqlite::Result<()> {
+fn apply(c: &Connection, w: &Write) -> Result<(), StoreError> {
     match w {
         Write::Create(g) => {
             let clock = g.clock;
             c.execute(
                 &format!(
                     "INSERT INTO games ({COLUMNS}) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10,
-                     ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19, ?20, ?21, ?22)"
+                     ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19, ?20, ?21, ?22, ?23)"
                 ),
                 params![
                     g.id,
@@ -354,6 +369,7 @@ fn apply(c: &Connection, w: &Write) -> rusqlite::Result<()> {
                     g.deadline_ms,
                     g.rematch_offer.map(Side::code),
                     g.rematch,
+                    g.version,
                 ],
             )?;
             Ok(())
@@ -364,18 +380,21 @@ fn apply(c: &Connection, w: &Write) -> rusqlite::Result<()> {
             text,
             now_ms,
         } => {
+            // The version first: a write from an old copy inserts nothing.
+            update_row(c, row)?;
             c.prepare_cached(
                 "INSERT INTO moves (game_id, ply, move, played_ms) VALUES (?1, ?2, ?3, ?4)",
             )?
             .execute(params![row.id, *ply as i64, text, now_ms])?;
-            update_row(c, row)
+            Ok(())
         }
         Write::Truncate { row, ply } => {
+            update_row(c, row)?;
             c.execute(
                 "DELETE FROM moves WHERE game_id = ?1 AND ply >= ?2",
                 params![row.id, *ply as i64],
             )?;
-            update_row(c, row)
+            Ok(())
         }
         Write::Update(row) => update_row(c, row),
         Write::Import(e) => {
@@ -407,29 +426,36 @@ fn apply(c: &Connection, w: &Write) -> rusqlite::Result<()> {
     }
 }
 
-fn update_row(c: &Connection, g: &GameRow) -> rusqlite::Result<()> {
+/// Saves the row if it is the next version of the stored one.
+fn update_row(c: &Connection, g: &GameRow) -> Result<(), StoreError> {
     let clock = g.clock;
-    c.prepare_cached(
-        "UPDATE games SET white_ms = ?2, black_ms = ?3, turn_started_ms = ?4, declared = ?5,
+    let changed = c
+        .prepare_cached(
+            "UPDATE games SET white_ms = ?2, black_ms = ?3, turn_started_ms = ?4, declared = ?5,
             draw_offer = ?6, white_token = ?7, black_token = ?8, started_ms = ?9,
-            takeback_offer = ?10, deadline_ms = ?11, rematch_offer = ?12, rematch = ?13
-         WHERE id = ?1",
-    )?
-    .execute(params![
-        g.id,
-        clock.map(|c| c.white_ms),
-        clock.map(|c| c.black_ms),
-        clock.and_then(|c| c.turn_began_ms),
-        g.declared.map(Declared::text),
-        g.draw_offer.map(Side::code),
-        g.white_token,
-        g.black_token,
-        g.started_ms,
-        g.takeback_offer.map(Side::code),
-        g.deadline_ms,
-        g.rematch_offer.map(Side::code),
-        g.rematch,
-    ])?;
+            takeback_offer = ?10, deadline_ms = ?11, rematch_offer = ?12, rematch = ?13,
+            version = ?14
+         WHERE id = ?1 AND version = ?14 - 1",
+        )?
+        .execute(params![
+            g.id,
+            clock.map(|c| c.white_ms),
+            clock.map(|c| c.black_ms),
+            clock.and_then(|c| c.turn_began_ms),
+            g.declared.map(Declared::text),
+            g.draw_offer.map(Side::code),
+            g.white_token,
+            g.black_token,
+            g.started_ms,
+            g.takeback_offer.map(Side::code),
+            g.deadline_ms,
+            g.rematch_offer.map(Side::code),
+            g.rematch,
+            g.version,
+        ])?;
+    if changed == 0 {
+        return Err(StoreError::Stale(g.id.clone()));
+    }
     Ok(())
 }
 

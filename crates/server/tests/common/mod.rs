@@ -75,10 +75,15 @@ pub async fn on_backend(mut c: legion_server::Config) -> legion_server::Config {
     }
     let server = std::env::var("LEGION_TEST_POSTGRES")
         .expect("LEGION_TEST_POSTGRES: the PostgreSQL server's URL, without a database");
-    let name = format!("legion_{:016x}", fnv(c.db.display().to_string().as_bytes()));
+    let name = on_backend_name(&c.db);
     create_database(&server, &name).await;
     c.postgres = Some(format!("{}/{name}", server.trim_end_matches('/')));
     c
+}
+
+/// The PostgreSQL database that stands for the SQLite path `db`.
+pub fn on_backend_name(db: &std::path::Path) -> String {
+    format!("legion_{:016x}", fnv(db.display().to_string().as_bytes()))
 }
 
 /// FNV-1a: a stable name for a path.

@@ -1,0 +1,220 @@
+//! Several servers on one PostgreSQL database (docs/HOSTING.md, "Several
+//! servers"). Three things make them one site:
+//! - **versions**: every write names the game's next version and is refused
+//!   if another server wrote first (`StoreError::Stale`), and a server
+//!   checks the stored version before acting on its copy (`Hub::fresh`);
+//! - **announcements**: each write is announced on a PostgreSQL channel
+//!   (LISTEN/NOTIFY); a server with watchers of that game reads it again
+//!   and tells them; after a lost connection it reads all its games again;
+//! - **engine jobs**: an engine move due is a row that one server claims
+//!   for a lease it renews while it thinks; if it dies, the lease runs out
+//!   and another server takes the move.
+//!
+//! With SQLite there is one server: none of this runs and claims always
+//! succeed.
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use legion_rules::Move;
+use sqlx::postgres::PgListener;
+
+use crate::cache::Handle;
+use crate::hub::Hub;
+use crate::live::Live;
+use crate::pool::{PoolError, Ticket};
+use crate::store::{CHANNEL, Store};
+
+/// How long a claim on an engine move lasts without renewal: a server that
+/// dies mid-search loses its moves to the others after at most this.
+pub const LEASE_MS: i64 = 3_000;
+/// How often a thinking server renews its claim.
+const RENEW_EVERY: Duration = Duration::from_millis(1_000);
+/// Engine moves a server claims in one round of the sweeper, at most.
+const CLAIMS_PER_ROUND: usize = 4;
+
+impl Hub {
+    /// Starts the engine on its move: at once with one server; with
+    /// several, if this one claims the move (else another server has it).
+    pub(crate) async fn start_engine(self: &Arc<Self>, g: &mut Live, handle: &Handle) {
+        if self.store.is_shared() {
+            let ply = g.played() as i64;
+            match self
+                .store
+                .claim_engine(&g.row.id, ply, &self.node, LEASE_MS)
+                .await
+            {
+                Ok(true) => {}
+                Ok(false) => return,
+                Err(e) => {
+                    // The claim is tried again by the sweeper's rounds.
+                    tracing::error!(game = %g.row.id, "cannot claim the engine's move: {e}");
+                    return;
+                }
+            }
+        }
+        self.schedule_engine(g, handle.clone());
+    }
+
+    /// Waits for the engine's answer, renewing this server's claim on the
+    /// move meanwhile; a lost claim (this server was too slow to renew, and
+    /// another took the move) stops the search.
+    pub(crate) async fn await_engine(
+        &self,
+        id: &str,
+        ticket: Ticket<Option<Move>>,
+    ) -> Result<Option<Move>, PoolError> {
+        if !self.store.is_shared() {
+            return ticket.result().await;
+        }
+        let answer = ticket.result();
+        tokio::pin!(answer);
+        let mut renew = tokio::time::interval(RENEW_EVERY);
+        renew.tick().await;
+        let ids = [id.to_string()];
+        loop {
+            tokio::select! {
+                r = &mut answer => return r,
+                _ = renew.tick() => {
+                    if let Err(e) = self.store.renew_engine(&self.node, &ids, LEASE_MS).await {
+                        tracing::warn!(game = %id, "cannot renew the engine's claim: {e}");
+                    }
+                }
+            }
+        }
+    }
+
+    /// Gives up this server's claim on a game's engine move.
+    pub(crate) async fn release_engine(&self, id: &str) {
+        if let Err(e) = self.store.release_engine(id, &self.node).await {
+            tracing::warn!(game = %id, "cannot release the engine's claim: {e}");
+        }
+    }
+
+    /// One round of engine work from other servers: moves never claimed
+    /// (their server did not take them) or whose claim ran out (their
+    /// server died). Taken only when this server's engines have room.
+    pub async fn claim_engine_jobs(self: &Arc<Self>) {
+        let (queued, running) = self.pool.load();
+        let free = self.pool.threads().saturating_sub(queued + running);
+        if free == 0 {
+            return;
+        }
+        let limit = free.min(CLAIMS_PER_ROUND) as i64;
+        let jobs = match self
+            .store
+            .claim_engine_jobs(&self.node, LEASE_MS, limit)
+            .await
+        {
+            Ok(j) => j,
+            Err(e) => {
+                tracing::error!("cannot claim engine moves: {e}");
+                return;
+            }
+        };
+        for (id, ply) in jobs {
+            if let Err(e) = self.take_engine_job(&id, ply).await {
+                tracing::warn!(game = %id, "claimed engine move: {e}");
+                self.release_engine(&id).await;
+            }
+        }
+    }
+
+    async fn take_engine_job(self: &Arc<Self>, id: &str, ply: i64) -> crate::error::ApiResult<()> {
+        let handle = self.get(id).await?;
+        let mut g = self.fresh(&handle).await?;
+        if g.engine_thinking {
+            return Ok(());
+        }
+        if g.engine_to_move() {
+            if g.played() as i64 != ply {
+                // A job left from an older state of the game.
+                self.store.drop_engine_job(id, ply).await?;
+            }
+            self.start_engine(&mut g, &handle).await;
+        } else {
+            self.store.drop_engine_job(id, ply).await?;
+        }
+        Ok(())
+    }
+
+    /// Another server announced version `version` of game `id`: if anyone
+    /// here watches it and this copy is older, read it again.
+    fn heard(self: &Arc<Self>, payload: &str) {
+        let Some((id, version)) = payload.split_once(' ') else {
+            return;
+        };
+        let Ok(version) = version.parse::<i64>() else {
+            return;
+        };
+        let Some(handle) = self.games.peek(id) else {
+            return;
+        };
+        let hub = self.clone();
+        tokio::spawn(async move {
+            let mut g = handle.lock().await;
+            // Nobody watching: the next request checks the version anyway.
+            if g.row.version >= version || g.tx.receiver_count() == 0 {
+                return;
+            }
+            if let Err(e) = hub.reload(&mut g, &handle).await {
+                tracing::warn!(game = %g.row.id, "cannot read the game again: {e}");
+            }
+        });
+    }
+
+    /// Reads again every watched game whose stored version differs (after
+    /// the announcements were not heard for a while).
+    async fn resync_all(self: &Arc<Self>) {
+        for handle in self.games.all() {
+            let mut g = handle.lock().await;
+            if g.tx.receiver_count() == 0 {
+                continue;
+            }
+            if let Err(e) = self.refresh(&mut g, &handle).await {
+                tracing::warn!(game = %g.row.id, "cannot read the game again: {e}");
+            }
+        }
+    }
+
+    /// Listens to other servers' announcements, for as long as the server
+    /// runs; reconnects (and reads its watched games again) when the
+    /// connection is lost.
+    pub fn spawn_listener(self: &Arc<Self>) -> Option<tokio::task::JoinHandle<()>> {
+        let Store::Postgres(pg) = &*self.store else {
+            return None;
+        };
+        let pool = pg.pool().clone();
+        let hub = self.clone();
+        Some(tokio::spawn(async move {
+            loop {
+                let mut listener = match PgListener::connect_with(&pool).await {
+                    Ok(l) => l,
+                    Err(e) => {
+                        tracing::error!("cannot listen for other servers' changes: {e}");
+                        tokio::time::sleep(Duration::from_secs(1)).await;
+                        continue;
+                    }
+                };
+                if let Err(e) = listener.listen(CHANNEL).await {
+                    tracing::error!("cannot listen for other servers' changes: {e}");
+                    tokio::time::sleep(Duration::from_secs(1)).await;
+                    continue;
+                }
+                // Whatever changed before we listened.
+                hub.resync_all().await;
+                loop {
+                    match listener.try_recv().await {
+                        Ok(Some(n)) => hub.heard(n.payload()),
+                        // Lost and connected again: changes may have been missed.
+                        Ok(None) => hub.resync_all().await,
+                        Err(e) => {
+                            tracing::error!("lost other servers' changes: {e}");
+                            break;
+                        }
+                    }
+                }
+            }
+        }))
+    }
+}

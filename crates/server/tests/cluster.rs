@@ -1,0 +1,231 @@
+//! Several servers on one PostgreSQL database, in one process: moves seen
+//! across servers, races at one ply, flag falls and engine moves decided
+//! once. Run by the test script on PostgreSQL (`LEGION_TEST_BACKEND=
+//! postgres`); on SQLite there is one server and these tests say so and
+//! pass. The same with real processes, one of them killed, is
+//! crates/cli/tests/cluster.rs.
+
+mod common;
+
+use std::time::{Duration, Instant};
+
+use common::*;
+use serde_json::{Value, json};
+
+fn on_postgres() -> bool {
+    let yes = std::env::var("LEGION_TEST_BACKEND").as_deref() == Ok("postgres");
+    if !yes {
+        eprintln!("several servers need PostgreSQL: run with LEGION_TEST_BACKEND=postgres");
+    }
+    yes
+}
+
+/// `n` servers on one database (the same path maps to the same database).
+async fn servers(name: &str, n: usize) -> (tempfile::TempDir, Vec<TestServer>) {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join(format!("{name}.db"));
+    let mut out = Vec::new();
+    for _ in 0..n {
+        out.push(start_config(config(db.clone())).await);
+    }
+    (dir, out)
+}
+
+fn first_legal(st: &Value) -> String {
+    st["legal"][0]["canonical"].as_str().unwrap().to_string()
+}
+
+async fn stored_version(s: &TestServer, id: &str) -> i64 {
+    // The version as the database has it, through the server's store.
+    let url = s_url(s);
+    let mut conn = <sqlx::PgConnection as sqlx::Connection>::connect(&url)
+        .await
+        .unwrap();
+    sqlx::query_scalar("SELECT version FROM games WHERE id = $1")
+        .bind(id)
+        .fetch_one(&mut conn)
+        .await
+        .unwrap()
+}
+
+fn s_url(s: &TestServer) -> String {
+    let server = std::env::var("LEGION_TEST_POSTGRES").unwrap();
+    let name = on_backend_name(&s.db);
+    format!("{}/{name}", server.trim_end_matches('/'))
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_move_on_one_server_reaches_watchers_on_another() {
+    if !on_postgres() {
+        return;
+    }
+    let (_dir, s) = servers("watch", 2).await;
+    let (a, b) = (&s[0], &s[1]);
+    let created = post(a.addr, "/api/games", None, json!({"mode": "local"}))
+        .await
+        .json();
+    let id = created["id"].as_str().unwrap().to_string();
+    let token = created["token"].as_str().unwrap().to_string();
+    let mut watcher = connect(b.addr, &id, None).await;
+    state_where(&mut watcher, 5, |st| st["ply"] == 0).await;
+    let mut st = created["state"].clone();
+    let mut slowest = Duration::ZERO;
+    for ply in 0..10 {
+        // Moves alternate between the servers: each must act on the
+        // other's last move, never on an old copy.
+        let (on, mv) = (if ply % 2 == 0 { a } else { b }, first_legal(&st));
+        let sent = Instant::now();
+        let r = post(
+            on.addr,
+            &format!("/api/games/{id}/moves"),
+            Some(&token),
+            json!({"move": mv, "ply": ply}),
+        )
+        .await;
+        assert_eq!(r.status, 200, "ply {ply}: {}", r.body);
+        st = r.json();
+        let seen = state_where(&mut watcher, 5, |s| s["ply"] == ply + 1).await;
+        slowest = slowest.max(sent.elapsed());
+        assert_eq!(seen["lfen"], st["lfen"]);
+    }
+    eprintln!("slowest move seen across servers: {slowest:?}");
+    assert!(slowest < Duration::from_secs(2), "{slowest:?}");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn servers_racing_at_one_ply_have_exactly_one_winner() {
+    if !on_postgres() {
+        return;
+    }
+    let (_dir, s) = servers("race", 3).await;
+    for round in 0..10 {
+        let created = post(s[0].addr, "/api/games", None, json!({"mode": "local"}))
+            .await
+            .json();
+        let id = created["id"].as_str().unwrap().to_string();
+        let token = created["token"].as_str().unwrap().to_string();
+        // Every server knows the game before the race.
+        for x in &s {
+            assert_eq!(
+                get(x.addr, &format!("/api/games/{id}"), None).await.status,
+                200
+            );
+        }
+        let legal = created["state"]["legal"].as_array().unwrap().clone();
+        let tries = s.iter().enumerate().map(|(i, x)| {
+            let (addr, id, token) = (x.addr, id.clone(), token.clone());
+            let mv = legal[i % legal.len()]["canonical"]
+                .as_str()
+                .unwrap()
+                .to_string();
+            tokio::spawn(async move {
+                let r = post(
+                    addr,
+                    &format!("/api/games/{id}/moves"),
+                    Some(&token),
+                    json!({"move": mv, "ply": 0}),
+                )
+                .await;
+                (r.status, mv)
+            })
+        });
+        let mut won = Vec::new();
+        for t in tries.collect::<Vec<_>>() {
+            let (status, mv) = t.await.unwrap();
+            match status {
+                200 => won.push(mv),
+                409 => {}
+                other => panic!("round {round}: status {other}"),
+            }
+        }
+        assert_eq!(won.len(), 1, "round {round}: {won:?}");
+        // Every server now shows the winner's move, and only it.
+        for x in &s {
+            let st = get(x.addr, &format!("/api/games/{id}"), None).await.json();
+            assert_eq!(st["ply"], 1);
+            assert_eq!(st["moves"][0]["canonical"], won[0].as_str());
+        }
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_flag_fall_is_decided_once() {
+    if !on_postgres() {
+        return;
+    }
+    let (_dir, s) = servers("flag", 3).await;
+    let created = post(
+        s[0].addr,
+        "/api/games",
+        None,
+        json!({"mode": "local", "clock": {"initial_s": 1}}),
+    )
+    .await
+    .json();
+    let id = created["id"].as_str().unwrap().to_string();
+    let token = created["token"].as_str().unwrap().to_string();
+    let mut st = created["state"].clone();
+    for ply in 0..2 {
+        let r = post(
+            s[ply % 3].addr,
+            &format!("/api/games/{id}/moves"),
+            Some(&token),
+            json!({"move": first_legal(&st), "ply": ply}),
+        )
+        .await;
+        assert_eq!(r.status, 200, "{}", r.body);
+        st = r.json();
+    }
+    // White's clock runs out; three servers sweep for it.
+    let mut watcher = connect(s[2].addr, &id, None).await;
+    let over = state_where(&mut watcher, 10, |st| st["status"] == "over").await;
+    assert_eq!(over["result"], "0-1");
+    tokio::time::sleep(Duration::from_millis(800)).await;
+    // Created (0), two moves (2), the flag (3): no second decision.
+    assert_eq!(stored_version(&s[0], &id).await, 3);
+    for x in &s {
+        let st = get(x.addr, &format!("/api/games/{id}"), None).await.json();
+        assert_eq!(st["result"], "0-1");
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_engine_move_is_made_once_by_one_of_the_servers() {
+    if !on_postgres() {
+        return;
+    }
+    let (_dir, s) = servers("engine", 3).await;
+    for _ in 0..3 {
+        let created = post(
+            s[0].addr,
+            "/api/games",
+            None,
+            json!({"mode": "engine", "color": "white", "level": 1}),
+        )
+        .await
+        .json();
+        let id = created["id"].as_str().unwrap().to_string();
+        let token = created["token"].as_str().unwrap().to_string();
+        let mut st = created["state"].clone();
+        let mut watcher = connect(s[2].addr, &id, None).await;
+        for round in 0..3 {
+            let ply = round * 2;
+            let r = post(
+                s[round % 2].addr,
+                &format!("/api/games/{id}/moves"),
+                Some(&token),
+                json!({"move": first_legal(&st), "ply": ply}),
+            )
+            .await;
+            assert_eq!(r.status, 200, "{}", r.body);
+            st = state_where(&mut watcher, 10, |x| x["ply"] == ply + 2).await;
+        }
+        tokio::time::sleep(Duration::from_millis(300)).await;
+        let full = get(s[1].addr, &format!("/api/games/{id}"), None)
+            .await
+            .json();
+        assert_eq!(full["ply"], 6, "one engine move a turn, no more");
+        // Six moves, each written once: the version counts them.
+        assert_eq!(stored_version(&s[0], &id).await, 6);
+    }
+}
