@@ -18,47 +18,87 @@ export const isSquare = (s) => typeof s === 'string' && /^[a-h][1-8]$/.test(s);
 export const ALL_SQUARES = [];
 for (let r = 7; r >= 0; r--) for (let f = 0; f < 8; f++) ALL_SQUARES.push(sqName(f, r));
 
+/** @param {string} c a piece letter */
 const colorOfChar = (c) => (c === c.toUpperCase() ? 'w' : 'b');
+/** @param {string} c a piece letter */
 const pieceCode = (c) => colorOfChar(c) + c.toUpperCase();
+/** @param {string} code 'wQ' */
 const pieceChar = (code) => (code[0] === 'w' ? code[1] : code[1].toLowerCase());
 
+// 1.3, 6.2: the piece letters; a Captor is a chess piece (1.5), its
+// prisoner an enemy man or Tama.
+const PIECE_LETTER = /^[KQRBNMTkqrbnmt]$/;
+const CHESS_LETTER = /^[KQRBNkqrbn]$/;
+const LEGION_LETTER = /^[MTmt]$/;
+const CASTLING = /^(-|K?Q?k?q?)$/;
+const WHOLE = /^\d+$/;
+
 /**
- * Reads the placement and the other fields, without judging legality
- * (the server does that). Throws an Error with a short reason when the text
- * cannot even be read.
+ * @typedef {{piece: string, prisoner?: string}} Occupant
+ * @typedef {Record<string, Occupant>} BoardMap
+ * @typedef {{board: BoardMap, turn: string, castling: string, halfmove: number, fullmove: number}} Lfen
+ */
+
+/**
+ * Reads an LFEN: the placement (every letter checked, inside constructs
+ * too) and whichever of the other fields are given (the side to move,
+ * castling rights, the half-move clock and the full-move number). Throws an
+ * Error whose message says what is wrong, citing its rule; whether the
+ * position itself is lawful (kings, men on light squares ...) is the
+ * server's to judge.
+ * @param {string} text
+ * @returns {Lfen}
  */
 export function parseLfen(text) {
   const fields = String(text).trim().split(/\s+/);
+  if (fields.length > 5) throw new Error(t('board.lfen.fields', { count: fields.length }));
   const ranks = fields[0].split('/');
   if (ranks.length !== 8) throw new Error(t('board.lfen.ranks'));
+  /** @type {BoardMap} */
   const board = {};
   ranks.forEach((row, i) => {
     const rank = 7 - i;
+    const name = rank + 1;
+    /** @param {string} c */
+    const letter = (c) => {
+      if (!PIECE_LETTER.test(c)) throw new Error(t('board.lfen.letter', { letter: c, rank: name }));
+      return c;
+    };
     let file = 0;
     for (let j = 0; j < row.length; j++) {
       const c = row[j];
       if (/[1-8]/.test(c)) { file += Number(c); continue; }
-      if (file > 7) throw new Error(t('board.lfen.rankTooLong', { rank: rank + 1 }));
+      if (file > 7) throw new Error(t('board.lfen.rankTooLong', { rank: name }));
+      const sq = sqName(file, rank);
       if (c === '[') {
-        const close = row.indexOf(']', j);
-        if (close !== j + 3) throw new Error(t('board.lfen.construct'));
-        board[sqName(file, rank)] = { piece: pieceCode(row[j + 1]), prisoner: pieceCode(row[j + 2]) };
-        j = close;
-      } else if (/[kqrbnmtKQRBNMT]/.test(c)) {
-        board[sqName(file, rank)] = { piece: pieceCode(c) };
+        if (row[j + 3] !== ']' || row.slice(j + 1, j + 3).includes(']')) throw new Error(t('board.lfen.construct', { rank: name }));
+        const captor = letter(row[j + 1]);
+        const prisoner = letter(row[j + 2]);
+        if (!CHESS_LETTER.test(captor)) throw new Error(t('board.lfen.captor', { square: sq, letter: captor }));
+        if (!LEGION_LETTER.test(prisoner) || colorOfChar(prisoner) === colorOfChar(captor)) {
+          throw new Error(t('board.lfen.prisoner', { square: sq, letter: prisoner }));
+        }
+        board[sq] = { piece: pieceCode(captor), prisoner: pieceCode(prisoner) };
+        j += 3;
       } else {
-        throw new Error(t('board.lfen.letter', { letter: c }));
+        board[sq] = { piece: pieceCode(letter(c)) };
       }
       file++;
     }
-    if (file !== 8) throw new Error(t('board.lfen.rankLength', { rank: rank + 1 }));
+    if (file > 8) throw new Error(t('board.lfen.rankTooLong', { rank: name }));
+    if (file !== 8) throw new Error(t('board.lfen.rankLength', { rank: name }));
   });
+  const [, turn = 'w', castling = '-', halfmove = '0', fullmove = '1'] = fields;
+  if (turn !== 'w' && turn !== 'b') throw new Error(t('board.lfen.turn', { text: turn }));
+  if (!castling || !CASTLING.test(castling)) throw new Error(t('board.lfen.castling', { text: castling }));
+  if (!WHOLE.test(halfmove)) throw new Error(t('board.lfen.halfmove', { text: halfmove }));
+  if (!WHOLE.test(fullmove) || Number(fullmove) < 1) throw new Error(t('board.lfen.fullmove', { text: fullmove }));
   return {
     board,
-    turn: fields[1] === 'b' ? 'b' : 'w',
-    castling: fields[2] && fields[2] !== '-' ? fields[2] : '',
-    halfmove: Number(fields[3]) || 0,
-    fullmove: Number(fields[4]) || 1,
+    turn,
+    castling: castling === '-' ? '' : castling,
+    halfmove: Number(halfmove),
+    fullmove: Number(fullmove),
   };
 }
 
