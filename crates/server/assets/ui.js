@@ -14,7 +14,6 @@ export function h(spec, attrs, ...children) {
   for (const [k, v] of Object.entries(attrs || {})) {
     if (v === undefined || v === null || v === false) continue;
     if (k.startsWith('on') && typeof v === 'function') el.addEventListener(k.slice(2), v);
-    else if (k === 'html') el.innerHTML = v;
     else if (k === 'text') el.textContent = v;
     else if (k === 'style') el.style.cssText = v; // CSSOM: a style attribute would break the CSP
     else el.setAttribute(k, v === true ? '' : v);
