@@ -1,3 +1,4 @@
+// @ts-check
 // The analysis board (/analysis): any position, from an LFEN, a game record,
 // a game of the site (?game=<id>, at its end or at ?ply=N) or the editor.
 // Every position reached is kept in a move tree (movetree.js): playing a

@@ -1,3 +1,4 @@
+// @ts-check
 // The board: an SVG of 64 square groups, each holding its own highlight
 // and piece, so a test (or a person) clicking a square always hits that
 // square or something inside it. Rendering compares a small signature per
@@ -496,7 +497,7 @@ export class Board {
   renderPreview() {
     if (this.anim) return;
     const p = this.preview;
-    const el = this.animLayer.querySelector('.preview');
+    const el = /** @type {SVGElement | null} */ (this.animLayer.querySelector('.preview'));
     if (!p) { el?.remove(); return; }
     if (el && el.dataset.move === p.move.canonical) return;
     el?.remove();
@@ -630,7 +631,7 @@ export class Board {
       this.render();
     }
     const p = this.svgPoint(e.clientX, e.clientY);
-    this.dragLayer.firstChild?.setAttribute('transform', `translate(${p.x - 50} ${p.y - 58}) scale(1.08)`);
+    this.dragLayer.firstElementChild?.setAttribute('transform', `translate(${p.x - 50} ${p.y - 58}) scale(1.08)`);
     const over = this.squareAt(e.clientX, e.clientY);
     if (over !== d.over) { d.over = over; this.render(); }
   }

@@ -1,3 +1,4 @@
+// @ts-check
 // The game page: `/` (a board ready to play the engine; the first move
 // creates the game) and `/g/{id}` (play your seat, or watch).
 // The server is the authority: every state it sends is drawn whole, and
@@ -486,7 +487,9 @@ class GamePage {
   renderPlayers() {
     const st = this.state;
     const bottom = this.board.flipped ? 'b' : 'w';
-    for (const [strip, side] of [[this.bottomPlayer, bottom], [this.topPlayer, other(bottom)]]) {
+    /** @type {[PlayerStrip, string][]} */
+    const strips = [[this.bottomPlayer, bottom], [this.topPlayer, other(bottom)]];
+    for (const [strip, side] of strips) {
       strip.set({
         side,
         name: playerName(st, side, this.home),
@@ -831,6 +834,11 @@ class GamePage {
     showError(this.error, text);
   }
 
+  /**
+   * Runs a request that answers with the game's state, and shows it.
+   * @param {() => Promise<any>} fn
+   * @param {{after?: (st: any) => void, force?: boolean, failed?: (e: Error) => void}} [options]
+   */
   async action(fn, { after, force = false, failed } = {}) {
     this.showError('');
     try {
@@ -1101,6 +1109,7 @@ function phaseWords(st) {
  * that number), and any mate (`#`) of a game played on into Phase 2.
  */
 function kingMates(st) {
+  /** @type {Record<string, string>} */
   const out = {};
   if (st.rules === 'mate-ends-game') return out;
   const fields = (st.start || '').split(/\s+/);

@@ -1,3 +1,4 @@
+// @ts-check
 // Positions on the client: reading and writing LFEN (RULES 6.2), to draw
 // history positions and rule diagrams and to write what the editor sets up.
 // The client never plays a move itself: the server is the authority, and
@@ -8,13 +9,18 @@ import { t } from './i18n.js';
 export const INITIAL_LFEN = 'rnbkqbnr/m1m1m1m1/1m1m1m1m/8/8/M1M1M1M1/1M1M1M1M/RNBQKBNR w KQkq 0 1';
 export const FILES = 'abcdefgh';
 
+/** @param {number} file 0-7 @param {number} rank 0-7 */
 export const sqName = (file, rank) => FILES[file] + (rank + 1);
+/** @param {string} sq 'e4' */
 export const fileOf = (sq) => sq.charCodeAt(0) - 97;
+/** @param {string} sq 'e4' */
 export const rankOf = (sq) => sq.charCodeAt(1) - 49;
-/** 1.1: a1 is dark; dark when file + rank is even. */
+/** 1.1: a1 is dark; dark when file + rank is even. @param {string} sq */
 export const isDark = (sq) => (fileOf(sq) + rankOf(sq)) % 2 === 0;
+/** @param {unknown} s */
 export const isSquare = (s) => typeof s === 'string' && /^[a-h][1-8]$/.test(s);
 
+/** @type {string[]} a8 to h1, rank by rank */
 export const ALL_SQUARES = [];
 for (let r = 7; r >= 0; r--) for (let f = 0; f < 8; f++) ALL_SQUARES.push(sqName(f, r));
 
@@ -102,6 +108,10 @@ export function parseLfen(text) {
   };
 }
 
+/**
+ * The placement field of an LFEN.
+ * @param {BoardMap} board
+ */
 export function placementOf(board) {
   const rows = [];
   for (let r = 7; r >= 0; r--) {
@@ -119,6 +129,7 @@ export function placementOf(board) {
   return rows.join('/');
 }
 
+/** @param {{board: BoardMap, turn: string, castling?: string, halfmove?: number, fullmove?: number}} pos */
 export function writeLfen(pos) {
   return `${placementOf(pos.board)} ${pos.turn} ${pos.castling || '-'} ${pos.halfmove || 0} ${pos.fullmove || 1}`;
 }
@@ -131,7 +142,10 @@ export const CASTLINGS = [
   { right: 'q', king: ['d8', 'f8'], rook: ['h8', 'e8'] },
 ];
 
-/** Rights still backed by an unmoved King and Rook on their home squares. */
+/**
+ * Rights still backed by an unmoved King and Rook on their home squares.
+ * @param {BoardMap} board
+ */
 export function possibleCastling(board) {
   return CASTLINGS.filter((c) => {
     const color = c.right === c.right.toUpperCase() ? 'w' : 'b';
@@ -141,7 +155,10 @@ export function possibleCastling(board) {
   }).map((c) => c.right).join('');
 }
 
-/** "White Queen holding a Black man" — for titles and screen readers. */
+/**
+ * "White Queen holding a Black man" — for titles and screen readers.
+ * @param {Occupant} o
+ */
 export function describeOccupant(o) {
   return o.prisoner ? t('board.construct', { piece: o.piece, prisoner: o.prisoner }) : t(`piece.${o.piece}`);
 }

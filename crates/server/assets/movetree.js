@@ -1,3 +1,4 @@
+// @ts-check
 // The analysis board's move tree, as on lichess: every position reached is a
 // node; a node's first child is the main continuation, the others are
 // variations. Playing a move from the middle of a line adds a variation and

@@ -1,3 +1,4 @@
+// @ts-check
 // The rules page (/rules): the server's HTML rendering of docs/RULES.md,
 // with a small board after each numbered rule (from rule-boards.js). The
 // server sends the rules in the page's language (its `lang` cookie); the
