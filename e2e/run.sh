@@ -31,6 +31,11 @@ fi
 export PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD=1
 quietly npm-ci npm ci --no-audit --no-fund
 
+# The web app's scripts, type-checked (// @ts-check and JSDoc): all of them,
+# and the strict ones strictly.
+quietly tsc npx --no-install tsc -p tsconfig.json
+quietly tsc-strict npx --no-install tsc -p tsconfig.strict.json
+
 (cd "$ROOT" && quietly cargo cargo build --release -p legion-cli --locked)
 
 start=$(date +%s)

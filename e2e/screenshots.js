@@ -6,7 +6,7 @@
 // the rules page, and a game on a phone-sized screen; then the home page,
 // the engine game and the rules in Russian (suffix `-ru`), on a desktop and
 // on a phone (`-phone-ru`; the game on a phone is `phone-ru`); the engine
-// game on a phone held sideways (`phone-landscape`); and last, that game
+// game on a phone held sideways (`phone-landscape`, `phone-landscape-ru`); and last, that game
 // resigned: the game-over panel in English and Russian (`game-over`,
 // `game-over-ru`, and on a phone `game-over-phone-ru`); the rules on a
 // phone (`rules-phone`, `rules-phone-contents`); the analysis board with
@@ -287,15 +287,18 @@ async function main() {
     }
 
     // 9. The engine game on a phone held sideways: the board fills the
-    // height, the players' strips stand beside it.
-    ctx = await browser.newContext({ baseURL: base, viewport: LANDSCAPE, deviceScaleFactor: 2, isMobile: true, hasTouch: true, colorScheme: 'light', locale: 'en-US' });
-    await seat(ctx, g.id, g.token);
-    page = await ctx.newPage();
-    await page.goto(`/g/${g.id}`);
-    await page.locator('[data-prisoner]').first().waitFor();
-    await page.locator('[data-ply="8"]').waitFor();
-    await shot(page, 'phone-landscape');
-    await ctx.close();
+    // height, the players' strips stand beside it; in English and Russian.
+    for (const [name, locale] of [['phone-landscape', 'en-US'], ['phone-landscape-ru', 'ru-RU']]) {
+      if (!wanted(name)) continue;
+      ctx = await browser.newContext({ baseURL: base, viewport: LANDSCAPE, deviceScaleFactor: 2, isMobile: true, hasTouch: true, colorScheme: 'light', locale });
+      await seat(ctx, g.id, g.token);
+      page = await ctx.newPage();
+      await page.goto(`/g/${g.id}`);
+      await page.locator('[data-prisoner]').first().waitFor();
+      await page.locator('[data-ply="8"]').waitFor();
+      await shot(page, name);
+      await ctx.close();
+    }
 
     // 10. The end: White resigns the engine game. The game-over panel with
     // its result, reason and rematch, in English and in Russian.

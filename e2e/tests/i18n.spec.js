@@ -14,7 +14,7 @@ const readDict = (lang) => JSON.parse(fs.readFileSync(path.join(ASSETS, `${lang}
 
 const CYRILLIC = /[а-яё]/i;
 // Keys the server defines (and fills in); the rest are the page's.
-const SERVER_KEY = /^(illegal|outcome|server|side|piece|role)\./;
+const SERVER_KEY = /^(illegal|outcome|server|side|piece|role|lfen|record|move)\./;
 // A translation key shown instead of its text (what t() does with a missing key).
 const RAW_KEY = /\b(common|home|game|newgame|analysis|editor|rules|board|errors|side|piece|role|outcome|illegal|server)\.[a-zA-Z]\w*/;
 

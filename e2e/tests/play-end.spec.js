@@ -170,6 +170,10 @@ test('a typed move goes to the server, which explains a refusal by its rule', as
   await ru.locator('#move-input').press('Enter');
   await expect(error(ru)).toContainText('4.2');
   await expect(error(ru)).toContainText(CYRILLIC);
+  // And what is not a move at all, in Russian too.
+  await ru.locator('#move-input').fill('hello');
+  await ru.locator('#move-input').press('Enter');
+  await expect(error(ru)).toContainText('6.4: «hello» — не ход');
   await closePages(ru);
 });
 
@@ -192,44 +196,55 @@ test('one level control: the New game dialog sets the level the home page plays'
   await expect(page.locator('dialog.new-game input[type=range]')).toHaveValue('7');
 });
 
-test('a phone held sideways shows the whole board and our player strip; arrow keys step through moves', async ({ browser, baseURL, request }) => {
-  const g = await createGame(request, { mode: 'engine', color: 'white', level: 1, clock: { initial_s: 300, increment_s: 0 } });
-  await moveAs(request, g.id, g.token, 'c3d4', 0);
-  const page = await newPage(browser, baseURL, { viewport: { width: 844, height: 390 }, isMobile: true, hasTouch: true, deviceScaleFactor: 2 });
-  await openGame(page, g.id, g.token);
-  await expect(ply(page, 2)).toBeVisible();
-  const view = { width: 844, height: 390 };
-  const inside = (b) => b && b.x >= 0 && b.y >= 0 && b.x + b.width <= view.width + 0.5 && b.y + b.height <= view.height + 0.5;
-  const boardBox = await page.locator('[data-board]').boundingBox();
-  expect(boardBox.height).toBeGreaterThan(250);
-  expect(inside(boardBox), JSON.stringify(boardBox)).toBeTruthy();
-  const ours = page.locator('.player').last();
-  await expect(ours).toContainText('You (White)');
-  expect(inside(await ours.boundingBox()), 'our strip in view').toBeTruthy();
-  expect(inside(await ours.locator('[data-clock]').boundingBox()), 'our clock in view').toBeTruthy();
-  expect(inside(await page.locator('.player').first().boundingBox()), 'their strip in view').toBeTruthy();
-  // Nothing is scrolled sideways.
-  expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(view.width);
+/** Buttons on the page whose words do not fit them (cut off or spilling out). */
+const crampedButtons = (page) => page.evaluate(() => [...document.querySelectorAll('button')]
+  .filter((b) => b.offsetParent !== null && (b.scrollWidth > b.clientWidth + 1 || b.scrollHeight > b.clientHeight + 1))
+  .map((b) => b.textContent.trim() || b.getAttribute('aria-label')));
 
-  // The keyboard: arrows step back and forth through the moves.
-  await page.locator('[data-ply="2"]').focus();
-  await page.keyboard.press('ArrowLeft');
-  await expect(page.locator('[data-ply="1"]')).toHaveAttribute('aria-current', 'step');
-  await page.keyboard.press('ArrowLeft');
-  await expect(pieceOn(page, 'c3')).toHaveAttribute('data-piece', 'wM');
-  await page.keyboard.press('ArrowRight');
-  await expect(page.locator('[data-ply="1"]')).toHaveAttribute('aria-current', 'step');
-  await page.keyboard.press('End');
-  await expect(page.locator('[data-ply="2"]')).toHaveAttribute('aria-current', 'step');
+for (const locale of ['en-US', 'ru-RU']) {
+  test(`a phone held sideways shows the whole board and our player strip; arrow keys step through moves (${locale})`, async ({ browser, baseURL, request }) => {
+    const g = await createGame(request, { mode: 'engine', color: 'white', level: 1, clock: { initial_s: 300, increment_s: 0 } });
+    await moveAs(request, g.id, g.token, 'c3d4', 0);
+    const page = await newPage(browser, baseURL, { locale, viewport: { width: 844, height: 390 }, isMobile: true, hasTouch: true, deviceScaleFactor: 2 });
+    await openGame(page, g.id, g.token);
+    await expect(ply(page, 2)).toBeVisible();
+    const view = { width: 844, height: 390 };
+    const inside = (b) => b && b.x >= 0 && b.y >= 0 && b.x + b.width <= view.width + 0.5 && b.y + b.height <= view.height + 0.5;
+    const boardBox = await page.locator('[data-board]').boundingBox();
+    expect(boardBox.height).toBeGreaterThan(250);
+    expect(inside(boardBox), JSON.stringify(boardBox)).toBeTruthy();
+    const ours = page.locator('.player').last();
+    await expect(ours).toContainText(locale === 'ru-RU' ? 'Вы (Белые)' : 'You (White)');
+    // Every button's words fit it, in either language.
+    expect(await crampedButtons(page)).toEqual([]);
+    expect(inside(await ours.boundingBox()), 'our strip in view').toBeTruthy();
+    expect(inside(await ours.locator('[data-clock]').boundingBox()), 'our clock in view').toBeTruthy();
+    expect(inside(await page.locator('.player').first().boundingBox()), 'their strip in view').toBeTruthy();
+    // Nothing is scrolled sideways.
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(view.width);
 
-  // A phone upright: the board as wide as the screen, both strips in view.
-  await page.setViewportSize({ width: 390, height: 844 });
-  const upright = await page.locator('[data-board]').boundingBox();
-  expect(upright.width).toBeGreaterThan(340);
-  expect(upright.x + upright.width).toBeLessThanOrEqual(390.5);
-  expect((await ours.boundingBox()).y + 30).toBeLessThanOrEqual(844);
-  await closePages(page);
-});
+    // The keyboard: arrows step back and forth through the moves.
+    await page.locator('[data-ply="2"]').focus();
+    await page.keyboard.press('ArrowLeft');
+    await expect(page.locator('[data-ply="1"]')).toHaveAttribute('aria-current', 'step');
+    await page.keyboard.press('ArrowLeft');
+    await expect(pieceOn(page, 'c3')).toHaveAttribute('data-piece', 'wM');
+    await page.keyboard.press('ArrowRight');
+    await expect(page.locator('[data-ply="1"]')).toHaveAttribute('aria-current', 'step');
+    await page.keyboard.press('End');
+    await expect(page.locator('[data-ply="2"]')).toHaveAttribute('aria-current', 'step');
+
+    // A phone upright: the board as wide as the screen, both strips in view.
+    await page.setViewportSize({ width: 390, height: 844 });
+    const upright = await page.locator('[data-board]').boundingBox();
+    expect(upright.width).toBeGreaterThan(340);
+    expect(upright.x + upright.width).toBeLessThanOrEqual(390.5);
+    expect((await ours.boundingBox()).y + 30).toBeLessThanOrEqual(844);
+    expect(await crampedButtons(page)).toEqual([]);
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+    await closePages(page);
+  });
+}
 
 test('legal-move dots and last-move marks stand out 3:1 on both square colours', async ({ page, request }) => {
   const g = await createGame(request, { mode: 'local' });

@@ -179,6 +179,14 @@ test('a premove is played when its turn comes if legal, else dropped; clicks can
   await expect(ply(page, 1)).toHaveText('c3-d4');
   await expect(status(page)).toContainText('Waiting for Black');
 
+  // Picked up on Black's turn, a man shows where it could go by its
+  // pattern: blue dots for its steps forward and its jumps (the server's).
+  await square(page, 'g3').click();
+  for (const sq of ['f4', 'h4', 'e5', 'e1']) await expect(square(page, sq).locator('.dot.premove-dot'), sq).toHaveCount(1);
+  await expect(page.locator('[data-board] .dot')).toHaveCount(4);
+  await square(page, 'g3').click(); // put down again
+  await expect(page.locator('[data-board] .dot')).toHaveCount(0);
+
   // Entered on Black's turn: shown, not sent. A click on an empty square
   // cancels it; so does a right click.
   await clickSquares(page, ['g3', 'h4']);
@@ -266,4 +274,45 @@ test('right-click draws arrows and circles; a left click or a move clears them',
   expect(st.ply).toBe(1);
   await expect(ply(page, 1)).toHaveText('c3-d4');
   await expect(page.locator('[data-arrow]')).toHaveCount(0);
+});
+
+test('on a phone a finger held still draws: a circle where it stays, an arrow where it goes (ru-RU)', async ({ browser, baseURL, request }) => {
+  const page = await newPage(browser, baseURL, { locale: 'ru-RU', viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true, deviceScaleFactor: 2 });
+  const g = await createGame(request, { mode: 'local' });
+  await openGame(page, g.id, g.token);
+  await expect(status(page)).toContainText('Очередь хода');
+  // Real touches, as a phone's screen sends them.
+  const cdp = await page.context().newCDPSession(page);
+  const finger = (type, p) => cdp.send('Input.dispatchTouchEvent', { type, touchPoints: p ? [p] : [] });
+  const centre = async (sq) => {
+    const b = await square(page, sq).boundingBox();
+    return { x: b.x + b.width / 2, y: b.y + b.height / 2 };
+  };
+  const slide = async (a, b) => {
+    for (let i = 1; i <= 6; i++) await finger('touchMove', { x: a.x + ((b.x - a.x) * i) / 6, y: a.y + ((b.y - a.y) * i) / 6 });
+  };
+  const touch = async (from, to, holdMs) => {
+    const a = await centre(from);
+    await finger('touchStart', a);
+    if (holdMs) await page.waitForTimeout(holdMs);
+    if (to) await slide(a, await centre(to));
+    await finger('touchEnd');
+  };
+  // Held on an empty square: a circle.
+  await touch('d4', null, 700);
+  await expect(page.locator('[data-circle="d4"]')).toHaveAttribute('data-color', 'green');
+  // Held on a man of ours, then moved on: an arrow, and no move.
+  await touch('e3', 'e5', 700);
+  await expect(page.locator('[data-arrow="e3e5"]')).toHaveAttribute('data-color', 'green');
+  await expect(page.locator('[data-circle="d4"]')).toHaveCount(1);
+  await expect(page.locator('[data-ply]')).toHaveCount(0);
+  // Held on the same square again: the circle goes.
+  await touch('d4', null, 700);
+  await expect(page.locator('[data-circle]')).toHaveCount(0);
+  // A tap clears the drawings; a quick slide of a finger still moves.
+  await touch('e5');
+  await expect(page.locator('[data-arrow]')).toHaveCount(0);
+  await touch('c3', 'd4');
+  await expect(ply(page, 1)).toHaveText('c3-d4');
+  await closePages(page);
 });

@@ -1,3 +1,4 @@
+// @ts-check
 // The analysis board (/analysis): any position, from an LFEN, a game record,
 // a game of the site (?game=<id>, at its end or at ?ply=N) or the editor.
 // Every position reached is kept in a move tree (movetree.js): playing a
@@ -14,7 +15,8 @@ import { pieceIcon } from './pieces.js';
 import { h, setText, showError, toast, typingIn, sideName } from './ui.js';
 import { openNewGameDialog } from './newgame.js';
 import { t, tServer, formatNumber } from './i18n.js';
-import { MoveTree, TreeView, NAV_ICONS } from './movetree.js';
+import { MoveTree, TreeView } from './movetree.js';
+import { NAV_PATHS as NAV_ICONS, pathIcon } from './svg.js';
 import { GameReview } from './gamereview.js';
 
 export function mountAnalysis(root) {
@@ -614,7 +616,7 @@ class AnalysisPage {
     this.tool = 'wM';
     this.paletteButtons = [];
     const btn = (code, prisoner, label) => {
-      const b = h('button', { type: 'button', 'aria-label': label, title: label, 'aria-pressed': 'false', html: pieceIcon(code, prisoner, 36) });
+      const b = h('button', { type: 'button', 'aria-label': label, title: label, 'aria-pressed': 'false', }, pieceIcon(code, prisoner, 36));
       const tool = prisoner ? `${code}+${prisoner}` : code;
       b.dataset.tool = tool;
       b.addEventListener('click', () => this.setTool(tool));
@@ -823,8 +825,8 @@ function scoreFor(score, turn) {
 
 const squaresOfMove = (m) => (m && m.canonical ? m.canonical.match(/[a-h][1-8]/g) || [] : []);
 
-function navBtn(icon, label, fn) {
-  return h('button.nav', { type: 'button', 'aria-label': label, title: label, onclick: fn, html: icon });
+function navBtn(d, label, fn) {
+  return h('button.nav', { type: 'button', 'aria-label': label, title: label, onclick: fn }, pathIcon(d));
 }
 
 /** What RULES 6.2 rejects that the placement alone shows (the rest is the server's). */

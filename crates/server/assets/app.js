@@ -1,3 +1,4 @@
+// @ts-check
 // The router: one page shell, four pages. Links between pages are plain
 // links (the server answers every page route with this shell); inside the
 // game page, starting a game switches the address with the History API.
@@ -36,7 +37,7 @@ export function route() {
     document.title = t('common.title.home');
   }
   for (const a of document.querySelectorAll('[data-nav]')) {
-    if (a.dataset.nav === page) a.setAttribute('aria-current', 'page');
+    if (a.getAttribute('data-nav') === page) a.setAttribute('aria-current', 'page');
     else a.removeAttribute('aria-current');
   }
 }

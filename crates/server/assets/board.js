@@ -1,3 +1,4 @@
+// @ts-check
 // The board: an SVG of 64 square groups, each holding its own highlight
 // and piece, so a test (or a person) clicking a square always hits that
 // square or something inside it. Rendering compares a small signature per
@@ -21,10 +22,9 @@
 // King fading from its square. It follows prefers-reduced-motion.
 
 import { ALL_SQUARES, fileOf, rankOf, isDark, FILES, describeOccupant } from './lfen.js';
-import { ensureSprite, pieceMarkup } from './pieces.js';
+import { ensureSprite, pieceNodes } from './pieces.js';
+import { s, SVGNS } from './svg.js';
 import { t } from './i18n.js';
-
-const SVGNS = 'http://www.w3.org/2000/svg';
 const S = 100; // one square in SVG units
 
 // Animation timings, in ms.
@@ -32,6 +32,7 @@ const SLIDE_MS = 210; // a chess move or a Legion step
 const LEG_MS = 170; // each jump of a capture series
 const FADE_MS = 170; // captured pieces leaving, a prisoner settling
 const KING_MS = 800; // a mated King leaving the board (5.1)
+const LONG_PRESS_MS = 450; // a finger held still this long draws instead
 
 const samePrefix = (path, squares) => squares.every((s, i) => path[i] === s);
 const pathOf = (m) => (m.path && m.path.length ? m.path : [m.from, m.to]);
@@ -74,7 +75,8 @@ export class Board {
     this.sel = null; // squares entered so far: [from, landing...]
     this.premove = null; // a premove entered: [from, landing...]
     this.drag = null;
-    this.draw = null; // a right-button drawing under way
+    this.draw = null; // a drawing under way: right button, or a finger held
+    this.press = null; // a finger down that may become a long press
     this.drawings = { arrows: new Map(), circles: new Map() };
     this.preview = null; // a dropped move waiting for the server: {move}
     this.anim = null; // the animation running: {id, hidden: Set}
@@ -208,6 +210,9 @@ export class Board {
             add(next, v.board[next] ? 'target capture' : 'target');
           }
         }
+      } else if (this.sel.length === 1) {
+        // Where the piece could go by its pattern, whatever stands there now.
+        for (const sq of (v.premoves || {})[this.sel[0]] || []) add(sq, 'pretarget');
       }
     }
     if (this.drag && this.drag.over) add(this.drag.over, 'hover');
@@ -224,36 +229,40 @@ export class Board {
       const sig = `${o ? o.piece + (o.prisoner || '') : ''}|${m}|${ghost}|${away}|${coordF}${coordR}`;
       if (this.sigs.get(sq) === sig) continue;
       this.sigs.set(sq, sig);
-      g.innerHTML = this.squareMarkup(sq, o, m, ghost, away, coordF, coordR);
+      g.replaceChildren(...this.squareNodes(sq, o, m, ghost, away, coordF, coordR));
     }
     this.renderArrows();
     this.renderPreview();
   }
 
-  squareMarkup(sq, o, marks, ghost, away, coordF, coordR) {
-    let h = `<rect class="bg" width="${S}" height="${S}"/>`;
-    const cls = marks.trim().split(/\s+/).filter(Boolean);
-    let over = ''; // drawn above every tint: the last move's frame, dots and rings
-    for (const c of cls) {
-      if (c === 'target') over += `<circle class="dot" cx="50" cy="50" r="15"/>`;
-      else if (c === 'capture') over += `<circle class="ring" cx="50" cy="50" r="43"/>`;
-      else if (c === 'must') h += `<circle class="must" cx="50" cy="50" r="45"/>`;
-      else if (c === 'check') h += `<circle class="check" cx="50" cy="50" r="50"/>`;
+  /**
+   * What one square shows, bottom to top: its colour and tints, then the
+   * last move's frame, dots and rings, its coordinates, its piece.
+   */
+  squareNodes(sq, o, marks, ghost, away, coordF, coordR) {
+    const under = [s('rect', { class: 'bg', width: S, height: S })];
+    const over = []; // drawn above every tint
+    for (const c of marks.trim().split(/\s+/).filter(Boolean)) {
+      if (c === 'target') over.push(s('circle', { class: 'dot', cx: 50, cy: 50, r: 15 }));
+      else if (c === 'pretarget') over.push(s('circle', { class: 'dot premove-dot', cx: 50, cy: 50, r: 13 }));
+      else if (c === 'capture') over.push(s('circle', { class: 'ring', cx: 50, cy: 50, r: 43 }));
+      else if (c === 'must') under.push(s('circle', { class: 'must', cx: 50, cy: 50, r: 45 }));
+      else if (c === 'check') under.push(s('circle', { class: 'check', cx: 50, cy: 50, r: 50 }));
       else if (c === 'last') {
-        h += `<rect class="hl last" width="${S}" height="${S}"/>`;
-        over = `<rect class="hl-frame last" x="3.5" y="3.5" width="93" height="93"/>` + over;
-      } else h += `<rect class="hl ${c}" width="${S}" height="${S}"/>`;
+        under.push(s('rect', { class: 'hl last', width: S, height: S }));
+        over.unshift(s('rect', { class: 'hl-frame last', x: 3.5, y: 3.5, width: 93, height: 93 }));
+      } else under.push(s('rect', { class: `hl ${c}`, width: S, height: S }));
     }
-    h += over;
-    if (coordF) h += `<text class="coord" x="94" y="95" text-anchor="end">${sq[0]}</text>`;
-    if (coordR) h += `<text class="coord" x="5" y="20">${sq[1]}</text>`;
+    const out = [...under, ...over];
+    if (coordF) out.push(s('text', { class: 'coord', x: 94, y: 95, 'text-anchor': 'end' }, sq[0]));
+    if (coordR) out.push(s('text', { class: 'coord', x: 5, y: 20 }, sq[1]));
     if (o) {
-      const title = escapeXml(t('board.pieceOn', { piece: describeOccupant(o), square: sq }));
-      const hooks = this.small ? '' : ` data-piece="${o.piece}"${o.prisoner ? ` data-prisoner="${o.prisoner}"` : ''}`;
+      const title = t('board.pieceOn', { piece: describeOccupant(o), square: sq });
       const state = away ? ' away' : ghost ? ' ghosted' : '';
-      h += `<g class="piece${state}"${hooks}><title>${title}</title>${pieceMarkup(o.piece, o.prisoner)}</g>`;
+      const hooks = this.small ? {} : { 'data-piece': o.piece, 'data-prisoner': o.prisoner };
+      out.push(s('g', { class: `piece${state}`, ...hooks }, s('title', {}, title), pieceNodes(o.piece, o.prisoner)));
     }
-    return h;
+    return out;
   }
 
   renderArrows() {
@@ -261,12 +270,16 @@ export class Board {
     const key = JSON.stringify(arrows) + this.flipped;
     if (key === this.arrowKey) return;
     this.arrowKey = key;
-    this.arrowLayer.innerHTML = arrows.map((a) => this.arrowMarkup(a.path || [a.from, a.to], a.color || 'green', '')).join('');
+    this.arrowLayer.replaceChildren(...arrows.map((a) => this.arrowNode(a.path || [a.from, a.to], a.color || 'green')).filter((a) => a !== null));
   }
 
-  arrowMarkup(path, color, hooks) {
+  /**
+   * An arrow along `path` (squares), its head inside the last square.
+   * @returns {SVGElement | null}
+   */
+  arrowNode(path, color, hooks = {}) {
     const pts = path.map((sq) => { const [x, y] = this.xy(sq); return [x + 50, y + 50]; });
-    if (pts.length < 2) return '';
+    if (pts.length < 2) return null;
     // Shorten the last segment so the head ends inside the square.
     const [x1, y1] = pts[pts.length - 2];
     const [x2, y2] = pts[pts.length - 1];
@@ -277,25 +290,31 @@ export class Board {
     const head = [[x2 - Math.cos(ang) * 8, y2 - Math.sin(ang) * 8],
       [end[0] + Math.cos(ang + Math.PI / 2) * 22, end[1] + Math.sin(ang + Math.PI / 2) * 22],
       [end[0] + Math.cos(ang - Math.PI / 2) * 22, end[1] + Math.sin(ang - Math.PI / 2) * 22]];
-    return `<g class="arrow arrow-${color}"${hooks}><path d="${d}" fill="none" stroke-width="16" stroke-linecap="round" stroke-linejoin="round"/>`
-      + `<path d="M${head.map((p) => p.join(' ')).join(' L')} Z" stroke="none"/></g>`;
+    return s('g', { class: `arrow arrow-${color}`, ...hooks },
+      s('path', { d, fill: 'none', 'stroke-width': 16, 'stroke-linecap': 'round', 'stroke-linejoin': 'round' }),
+      s('path', { d: `M${head.map((p) => p.join(' ')).join(' L')} Z`, stroke: 'none' }));
   }
 
   // ---- the person's drawings ------------------------------------------------
 
   renderDrawings() {
     if (this.small) return;
-    let h = '';
+    const out = [];
     for (const [sq, color] of this.drawings.circles) {
       const [x, y] = this.xy(sq);
-      h += `<circle class="draw-circle circle-${color}" data-circle="${sq}" data-color="${color}" cx="${x + 50}" cy="${y + 50}" r="44"/>`;
+      out.push(s('circle', { class: `draw-circle circle-${color}`, 'data-circle': sq, 'data-color': color, cx: x + 50, cy: y + 50, r: 44 }));
     }
     for (const a of this.drawings.arrows.values()) {
-      h += this.arrowMarkup([a.from, a.to], a.color, ` data-arrow="${a.from}${a.to}" data-color="${a.color}"`);
+      out.push(this.arrowNode([a.from, a.to], a.color, { 'data-arrow': a.from + a.to, 'data-color': a.color }));
     }
     const d = this.draw;
-    if (d && d.over && d.over !== d.from) h += this.arrowMarkup([d.from, d.over], d.color, ' data-drawing=""');
-    this.drawLayer.innerHTML = h;
+    if (d && d.over && d.over !== d.from) out.push(this.arrowNode([d.from, d.over], d.color, { 'data-drawing': '' }));
+    else if (d && d.touch && d.over === d.from) {
+      // A finger held on a square: the circle it will leave, shown faint.
+      const [x, y] = this.xy(d.from);
+      out.push(s('circle', { class: `draw-circle circle-${d.color} drawing`, 'data-drawing': '', cx: x + 50, cy: y + 50, r: 44 }));
+    }
+    this.drawLayer.replaceChildren(...out.filter((n) => n !== null));
   }
 
   hasDrawings() {
@@ -334,7 +353,7 @@ export class Board {
     outer.setAttribute('transform', `translate(${x} ${y})`);
     const parts = {};
     if (o.prisoner) {
-      // As pieceMarkup draws a construct, in two parts that can move apart.
+      // As pieceNodes draws a construct, in two parts that can move apart.
       parts.prisoner = this.part(outer, o.prisoner, 'translate(10 40) scale(0.8)');
       parts.captor = this.part(outer, o.piece, 'translate(12 2) scale(0.76)');
     } else {
@@ -345,9 +364,7 @@ export class Board {
   }
 
   part(parent, code, transform) {
-    const g = document.createElementNS(SVGNS, 'g');
-    if (transform) g.setAttribute('transform', transform);
-    g.innerHTML = `<use href="#lg-${code}" width="100" height="100"/>`;
+    const g = s('g', { transform: transform || null }, pieceNodes(code));
     parent.appendChild(g);
     return g;
   }
@@ -480,7 +497,7 @@ export class Board {
   renderPreview() {
     if (this.anim) return;
     const p = this.preview;
-    const el = this.animLayer.querySelector('.preview');
+    const el = /** @type {SVGElement | null} */ (this.animLayer.querySelector('.preview'));
     if (!p) { el?.remove(); return; }
     if (el && el.dataset.move === p.move.canonical) return;
     el?.remove();
@@ -513,7 +530,7 @@ export class Board {
     svg.addEventListener('pointerdown', (e) => this.pointerDown(e));
     svg.addEventListener('pointermove', (e) => this.pointerMove(e));
     svg.addEventListener('pointerup', (e) => this.pointerUp(e));
-    svg.addEventListener('pointercancel', () => { this.draw = null; this.cancelDrag(); this.renderDrawings(); });
+    svg.addEventListener('pointercancel', () => { this.endPress(); this.draw = null; this.cancelDrag(); this.renderDrawings(); });
     // The right button draws: no context menu over the board.
     svg.addEventListener('contextmenu', (e) => { if (this.drag || this.opts.drawable !== false) e.preventDefault(); });
     // One document listener per board; it removes itself once the board
@@ -550,8 +567,12 @@ export class Board {
       return;
     }
     if (e.button !== undefined && e.button !== 0) return;
-    if (this.hasDrawings()) this.clearDrawings(); // a left click clears the drawings
+    const touch = e.pointerType === 'touch';
+    // A left click clears the drawings; a finger does once it is a tap or a
+    // drag, not a long press that draws another.
+    if (this.hasDrawings() && !touch) this.clearDrawings();
     if (!sq) return;
+    if (touch && this.opts.drawable !== false && !this.view.editor) this.armPress(e, sq);
     const editor = this.view.editor;
     let draggable;
     if (editor) draggable = !!this.view.board[sq] && !this.opts.editorPlacing?.();
@@ -564,7 +585,36 @@ export class Board {
     }
   }
 
+  /**
+   * A finger on a square: held still for a moment, it draws as the right
+   * button does (released there, a circle; moved on, an arrow).
+   */
+  armPress(e, sq) {
+    this.endPress();
+    const press = { id: e.pointerId, x: e.clientX, y: e.clientY, sq, timer: 0 };
+    press.timer = setTimeout(() => {
+      if (this.press !== press) return;
+      this.press = null;
+      this.cancelDrag(false);
+      if (this.sel) { this.sel = null; this.setPremove(null, false); }
+      this.draw = { from: sq, over: sq, color: 'green', id: press.id, touch: true };
+      this.render();
+      this.renderDrawings();
+    }, LONG_PRESS_MS);
+    this.press = press;
+  }
+
+  endPress() {
+    if (this.press) clearTimeout(this.press.timer);
+    this.press = null;
+  }
+
   pointerMove(e) {
+    const press = this.press;
+    if (press && press.id === e.pointerId && Math.hypot(e.clientX - press.x, e.clientY - press.y) >= 5) {
+      this.endPress(); // it moves: a drag, not a long press
+      if (this.hasDrawings()) this.clearDrawings();
+    }
     if (this.draw && this.draw.id === e.pointerId) {
       const over = this.squareAt(e.clientX, e.clientY);
       if (over && over !== this.draw.over) { this.draw.over = over; this.renderDrawings(); }
@@ -577,17 +627,21 @@ export class Board {
       d.active = true;
       if (!this.view.editor && !(this.sel && this.sel[0] === d.from && this.sel.length === 1)) this.sel = [d.from];
       const o = this.view.board[d.from];
-      this.dragLayer.innerHTML = `<g class="dragging">${pieceMarkup(o.piece, o.prisoner)}</g>`;
+      this.dragLayer.replaceChildren(s('g', { class: 'dragging' }, pieceNodes(o.piece, o.prisoner)));
       this.render();
     }
     const p = this.svgPoint(e.clientX, e.clientY);
-    this.dragLayer.firstChild?.setAttribute('transform', `translate(${p.x - 50} ${p.y - 58}) scale(1.08)`);
+    this.dragLayer.firstElementChild?.setAttribute('transform', `translate(${p.x - 50} ${p.y - 58}) scale(1.08)`);
     const over = this.squareAt(e.clientX, e.clientY);
     if (over !== d.over) { d.over = over; this.render(); }
   }
 
   pointerUp(e) {
-    if (this.draw && e.button === 2) {
+    if (this.press && this.press.id === e.pointerId) {
+      this.endPress(); // a tap
+      if (this.hasDrawings()) this.clearDrawings();
+    }
+    if (this.draw && this.draw.id === e.pointerId) {
       const d = this.draw;
       this.draw = null;
       const sq = this.squareAt(e.clientX, e.clientY) || d.over;
@@ -622,7 +676,7 @@ export class Board {
   cancelDrag(render = true) {
     if (!this.drag) return;
     this.drag = null;
-    this.dragLayer.innerHTML = '';
+    this.dragLayer.replaceChildren();
     if (render) this.render();
   }
 
@@ -752,6 +806,3 @@ export class Board {
     this.render();
   }
 }
-
-const XML_ESCAPES = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;' };
-const escapeXml = (text) => String(text).replace(/[&<>"]/g, (c) => XML_ESCAPES[c]);

@@ -1,3 +1,4 @@
+// @ts-check
 // The game page: `/` (a board ready to play the engine; the first move
 // creates the game) and `/g/{id}` (play your seat, or watch).
 // The server is the authority: every state it sends is drawn whole, and
@@ -8,7 +9,8 @@ import { Board } from './board.js';
 import { INITIAL_LFEN, parseLfen } from './lfen.js';
 import { h, setText, showError, formatClock, toast, typingIn, sideName, other } from './ui.js';
 import { openNewGameDialog } from './newgame.js';
-import { MoveList, ICONS } from './movelist.js';
+import { MoveList } from './movelist.js';
+import { NAV_PATHS as ICONS, pathIcon, icon, s } from './svg.js';
 import { t, tServer } from './i18n.js';
 import * as sound from './sound.js';
 
@@ -137,12 +139,11 @@ class GamePage {
     const on = sound.soundOn();
     const b = this.btn.sound;
     b.setAttribute('aria-pressed', String(on));
-    b.innerHTML = on ? SPEAKER_ON : SPEAKER_OFF;
-    b.append(t('game.sound.label'));
+    b.replaceChildren(speaker(on), t('game.sound.label'));
   }
 
-  navBtn(text, label, fn) {
-    return h('button.nav', { type: 'button', 'aria-label': label, title: label, onclick: fn, html: text });
+  navBtn(d, label, fn) {
+    return h('button.nav', { type: 'button', 'aria-label': label, title: label, onclick: fn }, pathIcon(d));
   }
 
   // ---- loading -------------------------------------------------------------
@@ -461,6 +462,9 @@ class GamePage {
       movable,
       premovable,
       premoveSide: mine,
+      // The server's premove squares are for the side not to move: ours
+      // while the opponent is to move (not while our own move is on its way).
+      premoves: premovable && st.turn !== mine ? st.premoves || {} : null,
       pending: this.pending ? this.pending.move : null,
       lastPath: last ? last.path || [last.from, last.to] : [],
       lastCaptured: last ? last.captured || [] : [],
@@ -483,7 +487,9 @@ class GamePage {
   renderPlayers() {
     const st = this.state;
     const bottom = this.board.flipped ? 'b' : 'w';
-    for (const [strip, side] of [[this.bottomPlayer, bottom], [this.topPlayer, other(bottom)]]) {
+    /** @type {[PlayerStrip, string][]} */
+    const strips = [[this.bottomPlayer, bottom], [this.topPlayer, other(bottom)]];
+    for (const [strip, side] of strips) {
       strip.set({
         side,
         name: playerName(st, side, this.home),
@@ -828,6 +834,11 @@ class GamePage {
     showError(this.error, text);
   }
 
+  /**
+   * Runs a request that answers with the game's state, and shows it.
+   * @param {() => Promise<any>} fn
+   * @param {{after?: (st: any) => void, force?: boolean, failed?: (e: Error) => void}} [options]
+   */
   async action(fn, { after, force = false, failed } = {}) {
     this.showError('');
     try {
@@ -1009,7 +1020,7 @@ function homeState(level) {
   return {
     id: null, mode: 'engine', rules: 'default', level, engine_color: 'b', start: INITIAL_LFEN, lfen: INITIAL_LFEN,
     turn: 'w', ply: 0, moves: [], board: pos.board, status: 'active', result: '*', reason: null, check: false,
-    kings: { w: true, b: true }, phase: 1, phase_one: null, legal: [], must_capture: [], draw_offer: null,
+    kings: { w: true, b: true }, phase: 1, phase_one: null, legal: [], must_capture: [], premoves: {}, draw_offer: null,
     takeback_offer: null, clock: null, abort_in_ms: null, engine_thinking: false, you: 'w',
   };
 }
@@ -1021,6 +1032,7 @@ function normalise(st) {
     moves: Array.isArray(st.moves) ? st.moves : [],
     legal: Array.isArray(st.legal) ? st.legal : [],
     must_capture: Array.isArray(st.must_capture) ? st.must_capture : [],
+    premoves: st.premoves && typeof st.premoves === 'object' ? st.premoves : {},
     board: st.board || {},
     kings: st.kings || { w: true, b: true },
     ply: typeof st.ply === 'number' ? st.ply : (st.moves || []).length,
@@ -1097,6 +1109,7 @@ function phaseWords(st) {
  * that number), and any mate (`#`) of a game played on into Phase 2.
  */
 function kingMates(st) {
+  /** @type {Record<string, string>} */
   const out = {};
   if (st.rules === 'mate-ends-game') return out;
   const fields = (st.start || '').split(/\s+/);
@@ -1118,6 +1131,10 @@ function storedLevel() {
   return v >= 1 && v <= 10 ? v : DEFAULT_LEVEL;
 }
 
-const speaker = (extra) => `<svg viewBox="0 0 24 24" width="18" height="18" aria-hidden="true"><path d="M4 9h4l5-4v14l-5-4H4z" fill="currentColor"/>${extra}</svg>`;
-const SPEAKER_ON = speaker('<path d="M16 8.5a5 5 0 0 1 0 7M18.5 6a8.5 8.5 0 0 1 0 12" fill="none" stroke="currentColor" stroke-width="2" stroke-linecap="round"/>');
-const SPEAKER_OFF = speaker('<path d="M16 9l5 6M21 9l-5 6" fill="none" stroke="currentColor" stroke-width="2" stroke-linecap="round"/>');
+/** The sound switch's icon: a speaker with waves, or crossed out. */
+const speaker = (on) => icon(18,
+  s('path', { d: 'M4 9h4l5-4v14l-5-4H4z', fill: 'currentColor' }),
+  s('path', {
+    d: on ? 'M16 8.5a5 5 0 0 1 0 7M18.5 6a8.5 8.5 0 0 1 0 12' : 'M16 9l5 6M21 9l-5 6',
+    fill: 'none', stroke: 'currentColor', 'stroke-width': 2, 'stroke-linecap': 'round',
+  }));

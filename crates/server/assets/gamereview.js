@@ -1,3 +1,4 @@
+// @ts-check
 // The computer analysis of a whole finished game (docs/API.md, GET and
 // POST /api/games/{id}/analysis): a button to ask for it, its progress, and
 // when it is done an evaluation graph over the game (White's winning

@@ -1,3 +1,4 @@
+// @ts-check
 // Translations. One flat JSON file per language (en.json, ru.json: {"key":
 // "template"}), fetched once before the first page is drawn. A template's
 // placeholders:
@@ -23,12 +24,13 @@ function cookieLang() {
 function storedLang() {
   try {
     const v = localStorage.getItem(STORE_KEY);
-    return LANGUAGES.includes(v) ? v : null;
+    return v !== null && LANGUAGES.includes(v) ? v : null;
   } catch {
     return null;
   }
 }
 
+/** @param {string} l */
 function writeCookie(l) {
   document.cookie = `lang=${l}; Path=/; Max-Age=31536000; SameSite=Lax`;
 }
@@ -53,10 +55,13 @@ export const lang = detect();
 /** For Intl: number formats and the like. */
 export const locale = lang === 'ru' ? 'ru-RU' : 'en-GB';
 
+/** @type {Record<string, string>} */
 let dict = {};
+/** @type {Promise<void> | null} */
 let loading = null;
 const warned = new Set();
 
+/** @param {string} what */
 function warn(what) {
   if (warned.has(what)) return;
   warned.add(what);
@@ -77,7 +82,12 @@ export function loadLanguage() {
 
 const PLACEHOLDER = /\{(\w+)(?::(side|piece|list))?\}/g;
 
-/** The text of `key` in the page's language, with `args` filled in. */
+/**
+ * The text of `key` in the page's language, with `args` filled in.
+ * @param {string} key
+ * @param {Record<string, any>} [args]
+ * @returns {string}
+ */
 export function t(key, args) {
   const template = dict[key];
   if (typeof template !== 'string') {
@@ -86,7 +96,7 @@ export function t(key, args) {
   }
   if (!template.includes('{')) return template;
   const a = args || {};
-  return template.replace(PLACEHOLDER, (whole, name, kind) => {
+  return template.replace(PLACEHOLDER, (whole, /** @type {string} */ name, /** @type {string | undefined} */ kind) => {
     const v = a[name];
     if (v === undefined || v === null) {
       warn(`'${key}' needs the argument '${name}'`);
@@ -100,17 +110,23 @@ export function t(key, args) {
 }
 
 /** A number written the page's way (1 234 567 in Russian). */
+/** @param {number} n */
 export function formatNumber(n) {
   try { return Number(n).toLocaleString(locale); } catch { return String(n); }
 }
 
-/** The text of a {key, args} object the server sent (`reason_i18n`), or `fallback`. */
+/**
+ * The text of a {key, args} object the server sent (`reason_i18n`), or `fallback`.
+ * @param {any} obj
+ * @param {string} fallback
+ */
 export function tServer(obj, fallback) {
   if (obj && typeof obj === 'object' && typeof obj.key === 'string' && obj.key) return t(obj.key, obj.args || {});
   return fallback;
 }
 
 /** Chooses a language: the cookie (which the server reads), this browser's storage, a reload. */
+/** @param {string} l */
 export function setLanguage(l) {
   if (!LANGUAGES.includes(l)) return;
   writeCookie(l);
@@ -124,8 +140,8 @@ export function setLanguage(l) {
  * attribute of that name.
  */
 export function translateStatic(root = document) {
-  for (const el of root.querySelectorAll('[data-i18n]')) el.textContent = t(el.dataset.i18n);
+  for (const el of root.querySelectorAll('[data-i18n]')) el.textContent = t(el.getAttribute('data-i18n') || '');
   for (const attr of ['aria-label', 'title', 'placeholder']) {
-    for (const el of root.querySelectorAll(`[data-i18n-${attr}]`)) el.setAttribute(attr, t(el.getAttribute(`data-i18n-${attr}`)));
+    for (const el of root.querySelectorAll(`[data-i18n-${attr}]`)) el.setAttribute(attr, t(el.getAttribute(`data-i18n-${attr}`) || ''));
   }
 }

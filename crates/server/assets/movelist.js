@@ -1,3 +1,4 @@
+// @ts-check
 // The move list: numbered pairs, each move a button with data-ply. It is
 // rebuilt only when the moves change; moving through history only moves
 // the "current" mark.
@@ -5,16 +6,23 @@
 import { h } from './ui.js';
 import { t } from './i18n.js';
 
+/**
+ * @typedef {{human?: string, canonical?: string}} ListedMove
+ * @typedef {Record<string, string>} KingMates ply → the side whose King was mated
+ */
+
 export class MoveList {
+  /** @param {(ply: number) => void} onPick */
   constructor(onPick) {
     this.onPick = onPick;
     this.el = h('ol.move-list', { 'aria-label': t('game.moves') });
     this.key = '';
+    /** @type {HTMLElement[]} */
     this.buttons = [];
     this.current = -1;
-    this.el.addEventListener('click', (e) => {
-      const b = e.target.closest('[data-ply]');
-      if (b) this.onPick(Number(b.dataset.ply));
+    this.el.addEventListener('click', (/** @type {MouseEvent} */ e) => {
+      const b = /** @type {Element} */ (e.target).closest('[data-ply]');
+      if (b) this.onPick(Number(b.getAttribute('data-ply')));
     });
   }
 
@@ -22,10 +30,14 @@ export class MoveList {
    * moves: [{human}], current: the ply shown (0 = start), start: LFEN;
    * kingMates: {ply: side} — the moves after which that side's King was
    * mated and left the board (5.1), each noted under its move.
+   * @param {ListedMove[]} moves
+   * @param {number} current
+   * @param {string} start
+   * @param {KingMates} [kingMates]
    */
   set(moves, current, start, kingMates = {}) {
     const marks = Object.entries(kingMates).map(([p, s]) => p + s).join(',');
-    const key = moves.length + '|' + (moves.length ? moves[moves.length - 1].human + moves[0].human : '') + '|' + start + '|' + marks;
+    const key = `${moves.length}|${moves.length ? `${moves[moves.length - 1].human}${moves[0].human}` : ''}|${start}|${marks}`;
     if (key !== this.key) {
       this.key = key;
       this.build(moves, start, kingMates);
@@ -49,13 +61,14 @@ export class MoveList {
     }
   }
 
+  /** @param {ListedMove[]} moves @param {string} start @param {KingMates} [kingMates] */
   build(moves, start, kingMates = {}) {
     const fields = (start || '').split(/\s+/);
     const blackFirst = fields[1] === 'b';
     let number = Number(fields[4]) || 1;
     this.buttons = moves.map((m, i) => h('button.mv', { type: 'button', 'data-ply': i + 1, title: m.canonical || '' }, m.human || m.canonical || '?'));
     const rows = [];
-    const notes = (...plies) => plies.filter((p) => kingMates[p]).map((p) => h('li.phase-mark', { 'data-phase-mark': p },
+    const notes = (/** @type {number[]} */ ...plies) => plies.filter((p) => kingMates[p]).map((p) => h('li.phase-mark', { 'data-phase-mark': p },
       t('game.moves.kingMated', { side: kingMates[p] })));
     let i = 0;
     if (!moves.length) rows.push(h('li.empty', t('game.noMoves')));
@@ -70,12 +83,3 @@ export class MoveList {
     this.el.replaceChildren(...rows);
   }
 }
-
-// Navigation icons as inline SVG: no font is sure to have the media glyphs.
-const icon = (d) => `<svg viewBox="0 0 24 24" width="20" height="20" aria-hidden="true"><path d="${d}" fill="currentColor"/></svg>`;
-export const ICONS = {
-  first: icon('M5 5h2.5v14H5zM19 5v14L8.5 12z'),
-  prev: icon('M16.5 5v14L6 12z'),
-  next: icon('M7.5 5v14L18 12z'),
-  last: icon('M16.5 5H19v14h-2.5zM5 5v14l10.5-7z'),
-};

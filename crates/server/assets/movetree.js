@@ -1,3 +1,4 @@
+// @ts-check
 // The analysis board's move tree, as on lichess: every position reached is a
 // node; a node's first child is the main continuation, the others are
 // variations. Playing a move from the middle of a line adds a variation and
@@ -148,15 +149,6 @@ export class MoveTree {
 }
 
 export const squaresOf = (canonical) => (canonical || '').match(/[a-h][1-8]/g) || [];
-
-// Navigation icons as inline SVG: no font is sure to have the media glyphs.
-const icon = (d) => `<svg viewBox="0 0 24 24" width="20" height="20" aria-hidden="true"><path d="${d}" fill="currentColor"/></svg>`;
-export const NAV_ICONS = {
-  first: icon('M5 5h2.5v14H5zM19 5v14L8.5 12z'),
-  prev: icon('M16.5 5v14L6 12z'),
-  next: icon('M7.5 5v14L18 12z'),
-  last: icon('M16.5 5H19v14h-2.5zM5 5v14l10.5-7z'),
-};
 
 /**
  * Draws a MoveTree. options: onPick(node), onAction(action, node) for

@@ -1,11 +1,17 @@
+// @ts-check
 // The "New game" dialog: opponent, strength, colour, rule option, clock.
 
 import { api } from './api.js';
 import { h, showError } from './ui.js';
 import { t } from './i18n.js';
 
+/**
+ * Opens the dialog; `onCreated` gets the server's answer to the new game.
+ * @param {{level?: number, onCreated: (created: any) => void, start?: string | null}} options
+ */
 export function openNewGameDialog({ level = 3, onCreated, start = null }) {
   document.querySelector('dialog.new-game')?.remove();
+  /** @param {string} name @param {string} value @param {string} label @param {boolean} checked */
   const radio = (name, value, label, checked) => h('label.choice',
     h('input', { type: 'radio', name, value, checked }), h('span', label));
 
@@ -51,9 +57,10 @@ export function openNewGameDialog({ level = 3, onCreated, start = null }) {
   form.addEventListener('change', sync);
   sync();
 
-  form.addEventListener('submit', async (e) => {
+  form.addEventListener('submit', async (/** @type {SubmitEvent} */ e) => {
     e.preventDefault();
     const mode = form.elements.mode.value;
+    /** @type {{mode: string, rules: string, color?: string, level?: number, start?: string, clock?: {initial_s: number, increment_s: number}}} */
     const body = { mode, rules: form.elements.mate.checked ? 'mate-ends-game' : 'default' };
     if (mode !== 'local') body.color = form.elements.color.value;
     if (mode === 'engine') body.level = Number(levelInput.value);
@@ -73,7 +80,7 @@ export function openNewGameDialog({ level = 3, onCreated, start = null }) {
       dialog.remove();
       onCreated(created);
     } catch (err) {
-      showError(error, err.message);
+      showError(error, err instanceof Error ? err.message : String(err));
       startBtn.disabled = false;
     }
   });

@@ -1,10 +1,14 @@
+// @ts-check
 // The pieces, drawn once as SVG symbols (a hidden sprite in the page) and
 // referenced by <use>: every board, big or small, shares them.
 // Each symbol lives in a 100x100 box, the size of one square.
 
-const SVGNS = 'http://www.w3.org/2000/svg';
+import { s } from './svg.js';
+
+/** @typedef {{body: string[], detail?: string[], balls?: number[][], eye?: number[]}} Shape */
 
 // Colours per side: fill, outline, inner detail lines.
+/** @type {Record<string, {fill: string, line: string, detail: string}>} */
 const INK = {
   w: { fill: '#fbfaf5', line: '#1b1b1b', detail: '#1b1b1b' },
   b: { fill: '#262626', line: '#000', detail: '#e8e2d0' },
@@ -13,6 +17,7 @@ const INK = {
 const BASE = 'M24 88 H76 Q80 88 80 84 V80 Q80 76 76 76 H24 Q20 76 20 80 V84 Q20 88 24 88 Z';
 
 // Chess figurines: outline paths (filled) and detail strokes.
+/** @type {Record<string, Shape>} */
 const SHAPES = {
   K: {
     body: [
@@ -59,55 +64,93 @@ const SHAPES = {
   },
 };
 
+/**
+ * A chess figurine's parts.
+ * @param {string} color 'w' or 'b'
+ * @param {string} role K Q R B N
+ * @returns {SVGElement[]}
+ */
 function figurine(color, role) {
   const ink = INK[color];
-  const s = SHAPES[role];
-  let out = `<g fill="${ink.fill}" stroke="${ink.line}" stroke-width="3" stroke-linejoin="round">`;
-  for (const d of s.body) out += `<path d="${d}"/>`;
-  for (const [x, y] of s.balls || []) out += `<circle cx="${x}" cy="${y}" r="4.5"/>`;
-  out += '</g>';
-  out += `<g fill="none" stroke="${ink.detail}" stroke-width="2.5" stroke-linecap="round">`;
-  for (const d of s.detail || []) out += `<path d="${d}"/>`;
-  out += '</g>';
-  if (s.eye) out += `<circle cx="${s.eye[0]}" cy="${s.eye[1]}" r="3" fill="${ink.detail}"/>`;
+  const shape = SHAPES[role];
+  const out = [
+    s('g', { fill: ink.fill, stroke: ink.line, 'stroke-width': 3, 'stroke-linejoin': 'round' },
+      shape.body.map((d) => s('path', { d })),
+      (shape.balls || []).map(([cx, cy]) => s('circle', { cx, cy, r: 4.5 }))),
+    s('g', { fill: 'none', stroke: ink.detail, 'stroke-width': 2.5, 'stroke-linecap': 'round' },
+      (shape.detail || []).map((d) => s('path', { d }))),
+  ];
+  if (shape.eye) out.push(s('circle', { cx: shape.eye[0], cy: shape.eye[1], r: 3, fill: ink.detail }));
   return out;
 }
 
 // Draughts discs seen slightly from above: a rim (thickness) and a top.
+/** @type {Record<string, {top: string, rim: string, line: string, ring: string}>} */
 const DISC = {
   w: { top: '#f3ead7', rim: '#cdbf9f', line: '#3a3226', ring: '#b9a985' },
   b: { top: '#3b3330', rim: '#1c1715', line: '#000', ring: '#6d615b' },
 };
 
+/**
+ * A man's or Tama's disc.
+ * @param {string} color
+ * @param {boolean} crowned a Tama
+ * @returns {SVGElement[]}
+ */
 function disc(color, crowned, cy = 50, scale = 1) {
   const c = DISC[color];
   const rx = 36 * scale;
   const ry = 30 * scale;
   const th = 9 * scale;
-  let out = `<g stroke="${c.line}" stroke-width="2.5">`;
-  out += `<path d="M${50 - rx} ${cy - th / 2} V${cy + th / 2} A${rx} ${ry} 0 0 0 ${50 + rx} ${cy + th / 2} V${cy - th / 2}" fill="${c.rim}"/>`;
-  out += `<ellipse cx="50" cy="${cy - th / 2}" rx="${rx}" ry="${ry}" fill="${c.top}"/>`;
-  out += `<ellipse cx="50" cy="${cy - th / 2}" rx="${rx * 0.66}" ry="${ry * 0.66}" fill="none" stroke="${c.ring}" stroke-width="2.5"/>`;
-  out += '</g>';
+  const out = [
+    s('g', { stroke: c.line, 'stroke-width': 2.5 },
+      s('path', { d: `M${50 - rx} ${cy - th / 2} V${cy + th / 2} A${rx} ${ry} 0 0 0 ${50 + rx} ${cy + th / 2} V${cy - th / 2}`, fill: c.rim }),
+      s('ellipse', { cx: 50, cy: cy - th / 2, rx, ry, fill: c.top }),
+      s('ellipse', { cx: 50, cy: cy - th / 2, rx: rx * 0.66, ry: ry * 0.66, fill: 'none', stroke: c.ring, 'stroke-width': 2.5 })),
+  ];
   if (crowned) {
     // A gold crown on the top face: the Tama's mark (1.4).
     const y = cy - th / 2;
     const w = 22 * scale;
     const h = 15 * scale;
-    out += `<path d="M${50 - w} ${y + h * 0.55} L${50 - w * 1.05} ${y - h * 0.6} L${50 - w * 0.5} ${y - h * 0.05} L50 ${y - h * 0.9} L${50 + w * 0.5} ${y - h * 0.05} L${50 + w * 1.05} ${y - h * 0.6} L${50 + w} ${y + h * 0.55} Z" fill="#e2b42c" stroke="#6b4e00" stroke-width="2" stroke-linejoin="round"/>`;
+    out.push(s('path', {
+      d: `M${50 - w} ${y + h * 0.55} L${50 - w * 1.05} ${y - h * 0.6} L${50 - w * 0.5} ${y - h * 0.05} L50 ${y - h * 0.9} L${50 + w * 0.5} ${y - h * 0.05} L${50 + w * 1.05} ${y - h * 0.6} L${50 + w} ${y + h * 0.55} Z`,
+      fill: '#e2b42c', stroke: '#6b4e00', 'stroke-width': 2, 'stroke-linejoin': 'round',
+    }));
   }
   return out;
 }
 
-/** SVG markup for a piece or construct inside a 100x100 square. */
-export function pieceMarkup(code, prisoner) {
-  if (!prisoner) return `<use href="#lg-${code}" width="100" height="100"/>`;
+const PIECE = /^[wb][KQRBNMT]$/;
+
+/**
+ * A reference to a symbol of the sprite, filling a 100x100 square.
+ * @param {string} id
+ * @param {string} [transform]
+ */
+const use = (id, transform) => s('use', { href: `#${id}`, width: 100, height: 100, transform });
+
+/**
+ * A piece or construct inside a 100x100 square, as elements. Codes that
+ * are not pieces draw nothing.
+ * @param {string} code 'wQ'
+ * @param {string} [prisoner] 'bM', for a construct
+ * @returns {SVGElement[]}
+ */
+export function pieceNodes(code, prisoner) {
+  if (!PIECE.test(code)) return [];
+  if (!prisoner || !PIECE.test(prisoner)) return [use(`lg-${code}`)];
   // A construct: the prisoner lies flat under its Captor (1.5), so both
   // stay readable: the disc at the foot, the figurine raised and smaller.
-  return `<use href="#lg-under-${prisoner}" width="100" height="100"/><use href="#lg-${code}" width="100" height="100" transform="translate(12 2) scale(0.76)"/>`;
+  return [use(`lg-under-${prisoner}`), use(`lg-${code}`, 'translate(12 2) scale(0.76)')];
 }
 
-export function symbolMarkup(code) {
+/**
+ * One piece's symbol drawing.
+ * @param {string} code
+ * @returns {SVGElement[]}
+ */
+export function symbolNodes(code) {
   const color = code[0];
   const role = code[1];
   if (role === 'M' || role === 'T') return disc(color, role === 'T');
@@ -120,28 +163,33 @@ let spriteDone = false;
 export function ensureSprite() {
   if (spriteDone) return;
   spriteDone = true;
-  let defs = '';
+  const defs = s('defs');
   for (const color of ['w', 'b']) {
     for (const role of 'KQRBNMT') {
-      defs += `<symbol id="lg-${color}${role}" viewBox="0 0 100 100">${symbolMarkup(color + role)}</symbol>`;
+      defs.append(s('symbol', { id: `lg-${color}${role}`, viewBox: '0 0 100 100' }, symbolNodes(color + role)));
     }
     for (const role of 'MT') {
-      defs += `<symbol id="lg-under-${color}${role}" viewBox="0 0 100 100">${disc(color, role === 'T', 80, 0.8)}</symbol>`;
+      defs.append(s('symbol', { id: `lg-under-${color}${role}`, viewBox: '0 0 100 100' }, disc(color, role === 'T', 80, 0.8)));
     }
   }
-  const svg = document.createElementNS(SVGNS, 'svg');
-  svg.setAttribute('aria-hidden', 'true');
-  svg.setAttribute('width', '0');
-  svg.setAttribute('height', '0');
-  svg.style.position = 'absolute';
   // The red glow under a King in check.
-  defs += '<radialGradient id="lg-check"><stop offset="0" stop-color="#ff3b2f"/><stop offset="0.5" stop-color="#e3241b" stop-opacity="0.85"/><stop offset="1" stop-color="#b30000" stop-opacity="0"/></radialGradient>';
-  svg.innerHTML = `<defs>${defs}</defs>`;
+  defs.append(s('radialGradient', { id: 'lg-check' },
+    s('stop', { offset: 0, 'stop-color': '#ff3b2f' }),
+    s('stop', { offset: 0.5, 'stop-color': '#e3241b', 'stop-opacity': 0.85 }),
+    s('stop', { offset: 1, 'stop-color': '#b30000', 'stop-opacity': 0 })));
+  const svg = s('svg', { 'aria-hidden': 'true', width: 0, height: 0 }, defs);
+  svg.style.position = 'absolute';
   document.body.prepend(svg);
 }
 
-/** A standalone small SVG of one piece (palette, captured lists). */
+/**
+ * A standalone small SVG of one piece (palette, legends).
+ * @param {string} code
+ * @param {string} [prisoner]
+ * @param {number} [size]
+ * @returns {SVGElement}
+ */
 export function pieceIcon(code, prisoner, size = 40) {
   ensureSprite();
-  return `<svg viewBox="0 0 100 100" width="${size}" height="${size}" aria-hidden="true">${pieceMarkup(code, prisoner)}</svg>`;
+  return s('svg', { viewBox: '0 0 100 100', width: size, height: size, 'aria-hidden': 'true' }, pieceNodes(code, prisoner));
 }

@@ -1,3 +1,4 @@
+// @ts-check
 // One small board per numbered rule of docs/RULES.md (and Part VII): an
 // LFEN, optional marked squares (squares: blue, red, green), arrows (a
 // Legion series as a path), `last` for a move just played, `must` for

@@ -1,3 +1,4 @@
+// @ts-check
 // The rules page (/rules): the server's HTML rendering of docs/RULES.md,
 // with a small board after each numbered rule (from rule-boards.js). The
 // server sends the rules in the page's language (its `lang` cookie); the
@@ -9,6 +10,7 @@ import { parseLfen } from './lfen.js';
 import { pieceIcon } from './pieces.js';
 import { RULE_BOARDS } from './rule-boards.js';
 import { h } from './ui.js';
+import { pathIcon } from './svg.js';
 import { t } from './i18n.js';
 
 export function mountRules(root) {
@@ -16,9 +18,8 @@ export function mountRules(root) {
   const toc = h('details.rules-toc', { hidden: true, 'data-toc': '' });
   const top = h('button.rules-top', {
     type: 'button', hidden: true, title: t('rules.toc.top'), 'aria-label': t('rules.toc.top'),
-    html: '<svg viewBox="0 0 24 24" width="22" height="22" aria-hidden="true"><path d="M12 5l7 8h-4.5v6h-5v-6H5z" fill="currentColor"/></svg>',
     onclick: () => { toc.open = true; toc.scrollIntoView(); toc.querySelector('summary')?.focus(); },
-  });
+  }, pathIcon('M12 5l7 8h-4.5v6h-5v-6H5z', 22));
   root.append(h('div.rules-layout', toc, legend(), doc), top);
   // The contents stay open beside the text on a wide screen; on a phone
   // they fold away above it, and a button brings them back.
@@ -136,7 +137,7 @@ function legend() {
   ];
   return h('section.panel', { 'aria-label': t('rules.legend.label') },
     h('strong', t('rules.legend.title')),
-    h('div.legend-grid', items.map(([p, pr, key]) => h('div', { html: pieceIcon(p, pr, 34) }, t(key)))),
+    h('div.legend-grid', items.map(([p, pr, key]) => h('div', pieceIcon(p, pr, 34), t(key)))),
     h('p.small', t('rules.legend.note')));
 }
 

@@ -1,3 +1,4 @@
+// @ts-check
 // Sounds, made with the Web Audio API (no sound files): a move, a capture,
 // check, a King removed (mate in Phase 1), the end of a game and low time.
 // Browsers allow sound only after the person has touched the page, so
@@ -8,31 +9,45 @@
 // data-sound (its name) and data-sound-count.
 
 const KEY = 'legion:sound';
+/** @type {AudioContext | null} */
 let ctx = null;
 let touched = false;
+/** @type {AudioBuffer | null} */
 let noiseBuffer = null;
+/** @type {Set<(on: boolean) => void>} */
 const listeners = new Set();
+
+/**
+ * @typedef {(ac: AudioContext, out: AudioNode) => void} Sound
+ * @typedef {{freq: number, to?: number, start?: number, dur?: number, type?: OscillatorType, gain?: number, attack?: number}} Tone
+ * @typedef {{start?: number, dur?: number, freq?: number, q?: number, gain?: number}} Noise
+ */
 
 export function soundOn() {
   try { return localStorage.getItem(KEY) !== 'off'; } catch { return true; }
 }
 
+/** @param {boolean} on */
 export function setSoundOn(on) {
   try { localStorage.setItem(KEY, on ? 'on' : 'off'); } catch { /* private mode: this page only */ }
   if (on) context();
   for (const fn of listeners) fn(on);
 }
 
-/** Calls fn(on) whenever the switch changes (another switch on the page). */
+/**
+ * Calls fn(on) whenever the switch changes (another switch on the page).
+ * @param {(on: boolean) => void} fn
+ */
 export function onSoundChange(fn) {
   listeners.add(fn);
   return () => listeners.delete(fn);
 }
 
+/** @returns {AudioContext | null} */
 function context() {
   if (!touched) return null;
   if (!ctx) {
-    const AC = window.AudioContext || window.webkitAudioContext;
+    const AC = window.AudioContext || /** @type {any} */ (window).webkitAudioContext;
     if (!AC) return null;
     try { ctx = new AC(); } catch { return null; }
   }
@@ -49,6 +64,7 @@ for (const type of ['pointerdown', 'keydown']) document.addEventListener(type, f
 
 // ---- instruments -------------------------------------------------------------
 
+/** @param {AudioContext} ac @param {AudioNode} out @param {Tone} tone */
 function tone(ac, out, { freq, to = freq, start = 0, dur = 0.12, type = 'sine', gain = 0.3, attack = 0.004 }) {
   const t0 = ac.currentTime + start;
   const osc = ac.createOscillator();
@@ -64,6 +80,7 @@ function tone(ac, out, { freq, to = freq, start = 0, dur = 0.12, type = 'sine', 
   osc.stop(t0 + dur + 0.02);
 }
 
+/** @param {AudioContext} ac @param {AudioNode} out @param {Noise} noise */
 function noise(ac, out, { start = 0, dur = 0.05, freq = 1800, q = 1.2, gain = 0.4 }) {
   if (!noiseBuffer || noiseBuffer.sampleRate !== ac.sampleRate) {
     noiseBuffer = ac.createBuffer(1, Math.floor(ac.sampleRate * 0.3), ac.sampleRate);
@@ -88,6 +105,7 @@ function noise(ac, out, { start = 0, dur = 0.05, freq = 1800, q = 1.2, gain = 0.
 // A wooden knock for a move; a sharper double knock for a capture; two
 // bright notes for check; a falling phrase for a King leaving the board; a
 // short rising chord for the end; a quiet double tick for low time.
+/** @type {Record<string, Sound>} */
 const SOUNDS = {
   move: (ac, out) => {
     noise(ac, out, { dur: 0.035, freq: 1400, gain: 0.35 });
@@ -117,6 +135,7 @@ const SOUNDS = {
 };
 
 /** Plays a sound by name ('move', 'capture', 'check', 'kingRemoved', 'end', 'lowTime'), `delay` seconds from now. */
+/** @param {string} name */
 export function play(name, delay = 0) {
   const make = SOUNDS[name];
   if (!make || !soundOn() || !touched) return false;

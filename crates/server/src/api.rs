@@ -30,11 +30,13 @@ use crate::live::rules_of;
 use crate::model::{Mode, Side};
 use crate::offers::Action;
 use crate::seats::Seat;
-use crate::{assets, view, ws};
+use crate::{assets, reading, view, ws};
 
 pub const MAX_BODY: usize = 64 * 1024;
 /// Longest move text accepted, over HTTP and WebSocket alike.
 pub const MAX_MOVE: usize = 64;
+/// The longest LFEN read, in bytes.
+pub const MAX_LFEN: usize = 200;
 
 /// What every handler may use.
 #[derive(Clone)]
@@ -232,10 +234,13 @@ fn parse_rules(name: Option<&str>) -> ApiResult<legion_rules::Rules> {
 }
 
 fn read_position(lfen: &str, rules: legion_rules::Rules) -> ApiResult<Position> {
-    if lfen.len() > 200 {
-        return Err(ApiError::bad_request("an LFEN is at most 200 characters"));
+    if lfen.len() > MAX_LFEN {
+        return Err(ApiError::said(
+            StatusCode::BAD_REQUEST,
+            i18n::Text::new("server.lfen_too_long").arg("max", MAX_LFEN),
+        ));
     }
-    Position::from_lfen(lfen, rules).map_err(|e| ApiError::from_rules_text(e.to_string()))
+    Position::from_lfen(lfen, rules).map_err(|e| ApiError::bad_lfen(&e))
 }
 
 #[derive(Serialize)]
@@ -289,8 +294,10 @@ async fn create_game(
         _ => Position::initial_with(rules),
     };
     if !start.has_legal_move() {
-        return Err(ApiError::from_rules_text(
-            "5.2: the side to move has no legal move in that position",
+        return Err(ApiError::cited(
+            "5.2",
+            "5.2: the side to move has no legal move in that position".into(),
+            i18n::cited("5.2", i18n::Text::new("server.start_without_moves")),
         ));
     }
     let clock = match req.clock {
@@ -605,10 +612,11 @@ fn explain_req(pos: &Position, req: &ExplainRequest, lang: Lang) -> ApiResult<Va
     }
     Ok(match parse_move(pos, text) {
         Ok(m) => json!({"legal": true, "move": view::legal_move_with_lfen(pos, m)}),
-        Err(legion_rules::MoveParseError::Illegal(e)) => {
-            json!({"legal": false, "error": i18n::illegal(&e, lang), "rule": e.rule()})
-        }
-        Err(e) => json!({"legal": false, "error": e.to_string(), "rule": e.rule()}),
+        Err(e) => json!({
+            "legal": false,
+            "error": reading::typed_move(&e).render(lang),
+            "rule": e.rule(),
+        }),
     })
 }
 
@@ -678,8 +686,14 @@ async fn analyse(
                 i + 1
             )));
         }
-        let m = parse_move(&pos, text)
-            .map_err(|e| ApiError::from_rules_text(format!("move {} '{text}': {e}", i + 1)))?;
+        let m = parse_move(&pos, text).map_err(|e| {
+            // The error first: its key is the answer's code.
+            let words = i18n::Text::new("server.bad_move_at")
+                .with("error", i18n::Arg::Words(Box::new(reading::typed_move(&e))))
+                .arg("number", i + 1)
+                .arg("text", text);
+            ApiError::cited(e.rule(), format!("move {} '{text}': {e}", i + 1), words)
+        })?;
         pos.play(m);
     }
     let ms = req.movetime_ms.unwrap_or(1000).clamp(10, 10_000);
@@ -727,7 +741,7 @@ struct RecordRequest {
 
 async fn parse_record(b: Result<Bytes, BytesRejection>) -> ApiResult<Response> {
     let req: RecordRequest = body(b)?;
-    let r = Record::parse(&req.text).map_err(|e| ApiError::from_rules_text(e.to_string()))?;
+    let r = Record::parse(&req.text).map_err(|e| ApiError::bad_record(&e))?;
     let mut moves = Vec::new();
     for (i, &m) in r.game.moves().iter().enumerate() {
         let before = &r.game.positions()[i];

@@ -81,17 +81,45 @@ impl ApiError {
         }
     }
 
+    /// Words that cite a rule of RULES.md: `message` in English (the rules
+    /// library's own), `text` for any language.
+    pub fn cited(rule: &str, message: String, text: Text) -> ApiError {
+        ApiError::Refused {
+            status: StatusCode::BAD_REQUEST,
+            message,
+            rule: Some(rule.to_string()),
+            text: Some(text),
+        }
+    }
+
     /// A move that cannot be read or played.
     pub fn bad_move(e: &legion_rules::MoveParseError) -> ApiError {
         match e {
             legion_rules::MoveParseError::Illegal(i) => ApiError::illegal(i),
-            other => ApiError::Refused {
-                status: StatusCode::BAD_REQUEST,
-                message: other.to_string(),
-                rule: Some(other.rule().to_string()),
-                text: None,
-            },
+            other => ApiError::cited(
+                other.rule(),
+                other.to_string(),
+                crate::reading::typed_move(other),
+            ),
         }
+    }
+
+    /// A position that cannot be read (6.2 and the rules it breaks).
+    pub fn bad_lfen(e: &legion_rules::LfenError) -> ApiError {
+        ApiError::cited(
+            crate::reading::lfen_rule(e),
+            e.to_string(),
+            crate::reading::lfen(e),
+        )
+    }
+
+    /// A game record that cannot be read (6.5).
+    pub fn bad_record(e: &legion_rules::record::RecordError) -> ApiError {
+        ApiError::cited(
+            crate::reading::RECORD_RULE,
+            e.to_string(),
+            crate::reading::record(e),
+        )
     }
 
     pub fn bad_request(message: impl Into<String>) -> ApiError {
@@ -116,20 +144,6 @@ impl ApiError {
 
     pub fn status_with(status: StatusCode, message: impl Into<String>) -> ApiError {
         Self::refused(status, message)
-    }
-
-    /// A refusal by the rules: the message of the rules library, which
-    /// starts with the rule it cites ("4.2: ..."), with that rule.
-    /// A message of the rules library: its rule is the number it starts with.
-    pub fn from_rules_text(message: impl Into<String>) -> ApiError {
-        let message = message.into();
-        let rule = rule_in(&message).map(str::to_string);
-        ApiError::Refused {
-            status: StatusCode::BAD_REQUEST,
-            message,
-            rule,
-            text: None,
-        }
     }
 
     pub fn internal(e: impl std::fmt::Display) -> ApiError {
@@ -185,22 +199,13 @@ impl ApiError {
     }
 }
 
-/// The key of a text, or of the explanation it carries.
+/// The key of a text, or of the explanation or words it carries first.
 fn code_of(t: &Text) -> &'static str {
     match t.args.first() {
         Some((_, crate::i18n::Arg::Illegal(e))) => crate::i18n::illegal_text(e, Lang::En).key,
+        Some((_, crate::i18n::Arg::Words(w))) => code_of(w),
         _ => t.key,
     }
-}
-
-/// The rule a message of the rules library starts with: "4.2: ..." → 4.2.
-// Issue 11 replaces this by the rules library's typed errors.
-fn rule_in(message: &str) -> Option<&str> {
-    let (r, _) = message.split_once(": ")?;
-    let ok = (3..=4).contains(&r.len())
-        && r.contains('.')
-        && r.chars().all(|c| c.is_ascii_digit() || c == '.');
-    ok.then_some(r)
 }
 
 impl From<StoreError> for ApiError {
@@ -234,22 +239,18 @@ mod tests {
     use super::*;
 
     #[test]
-    fn rule_numbers_are_taken_from_rules_messages() {
-        let e = ApiError::from_rules_text("4.2: a Legion capture is mandatory");
-        assert_eq!(e.body()["rule"], "4.2");
-        assert_eq!(e.status(), StatusCode::BAD_REQUEST);
+    fn reading_errors_keep_their_rule_and_say_what_went_wrong() {
+        let e =
+            legion_rules::Position::from_lfen("8/8 w", legion_rules::Rules::DEFAULT).unwrap_err();
+        let body = ApiError::bad_lfen(&e).body_in(Lang::Ru);
+        assert_eq!(body["rule"], "6.2");
+        assert_eq!(body["code"], "lfen.field_count");
         assert!(
-            ApiError::from_rules_text("bad JSON: x")
-                .body()
-                .get("rule")
-                .is_none()
+            body["error"].as_str().unwrap().starts_with("6.2: "),
+            "{body}"
         );
-        assert!(
-            ApiError::from_rules_text("stale move: 3 moves")
-                .body()
-                .get("rule")
-                .is_none()
-        );
+        let en = ApiError::bad_lfen(&e).body_in(Lang::En);
+        assert_eq!(en["error"], e.to_string());
     }
 
     #[test]

@@ -105,6 +105,8 @@ pub enum Arg {
     Placed(Placed),
     /// An explanation, rendered with its rule: "4.2: ...".
     Illegal(Box<Illegal>),
+    /// Words within words, rendered in the same language.
+    Words(Box<Text>),
 }
 
 /// Words for people, in no language yet.
@@ -150,6 +152,7 @@ impl Text {
                     Arg::List(l) => json!(l),
                     Arg::Placed(p) => json!(p.to_string()),
                     Arg::Illegal(e) => json!(e.to_string()),
+                    Arg::Words(t) => t.json(),
                 };
                 (k.to_string(), v)
             })
@@ -233,6 +236,7 @@ fn show(arg: &Arg, format: &str, lang: Lang) -> String {
         (Arg::List(l), _) => l.join(", "),
         (Arg::Placed(p), _) => placed(p, lang),
         (Arg::Illegal(e), _) => illegal(e, lang),
+        (Arg::Words(t), _) => render(t, lang),
         (Arg::Text(t), "side") => lookup("side", t, lang),
         (Arg::Text(t), "piece") => lookup("piece", t, lang),
         (Arg::Text(t), _) => t.clone(),
@@ -244,10 +248,11 @@ pub fn render(text: &Text, lang: Lang) -> String {
     let mut out = String::with_capacity(template.len() + 16);
     let mut rest = template.as_str();
     while let Some(open) = rest.find('{') {
-        out.push_str(&rest[..open]);
+        // A brace that closes nothing is a brace.
         let Some(close) = rest[open..].find('}') else {
             break;
         };
+        out.push_str(&rest[..open]);
         let inner = &rest[open + 1..open + close];
         let (name, format) = inner.split_once(':').unwrap_or((inner, ""));
         match text.args.iter().find(|(k, _)| *k == name) {
@@ -270,6 +275,14 @@ fn squares(list: &[Square]) -> Arg {
 
 fn placed_list(list: &[Placed], lang: Lang) -> Arg {
     Arg::List(list.iter().map(|p| placed(p, lang)).collect())
+}
+
+/// Words that cite a rule: "6.2: ...", the rule the same in every
+/// language.
+pub fn cited(rule: &'static str, words: Text) -> Text {
+    Text::new("server.cited")
+        .with("words", Arg::Words(Box::new(words)))
+        .arg("rule", rule)
 }
 
 /// Why a move is illegal, with its rule: "4.2: ...".

@@ -25,6 +25,7 @@ pub mod migrate;
 pub mod model;
 pub mod offers;
 pub mod pool;
+pub mod reading;
 pub mod record;
 pub mod seats;
 pub mod store;

@@ -78,6 +78,8 @@ pub struct Core {
     phase_one: Option<PhaseOne>,
     legal: Json,
     must_capture: Vec<String>,
+    /// For the side not to move: each piece's premove squares.
+    premoves: std::collections::BTreeMap<String, Vec<String>>,
     draw_offer: Option<Side>,
     takeback_offer: Option<Side>,
     rematch_offer: Option<Side>,
@@ -334,6 +336,11 @@ impl Live {
                 view::must_capture(pos)
             } else {
                 Vec::new()
+            },
+            premoves: if active {
+                view::premove_targets(pos)
+            } else {
+                Default::default()
             },
             draw_offer: self.row.draw_offer,
             takeback_offer: self.row.takeback_offer,

@@ -1,9 +1,13 @@
 //! What the API shows of positions, moves and games, as JSON
 //! (docs/API.md, "Game state").
 
+use std::collections::BTreeMap;
+
+use legion_rules::attacks::{bishop_rays, diagonal_ray, king_attacks, knight_attacks, rook_rays};
+use legion_rules::castling::{self, CastlingSide};
 use legion_rules::game::Outcome;
 use legion_rules::notation::{canonical, human, legion_path};
-use legion_rules::{Color, Move, MoveKind, Position, Square};
+use legion_rules::{Bitboard, Color, Move, MoveKind, Position, Role, Square};
 use serde_json::{Map, Value, json};
 
 /// A piece as the API names it: colour and letter, `wQ`, `bM`.
@@ -87,6 +91,54 @@ pub fn must_capture(pos: &Position) -> Vec<String> {
         .collect()
 }
 
+/// Where each piece of the side not to move could go by its movement
+/// pattern alone, as if the board were empty: the squares offered for a
+/// premove (lichess does the same). A King adds its castling squares while
+/// it has the right (2.2); a man steps forward and jumps two squares in
+/// any diagonal (2.4, 4.3); a Tama flies along its diagonals. Whether the
+/// premove is legal is known only when its turn comes.
+pub fn premove_targets(pos: &Position) -> BTreeMap<String, Vec<String>> {
+    let side = !pos.turn();
+    let board = pos.board();
+    let mut out = BTreeMap::new();
+    for sq in board.occupied() {
+        let Some(o) = board.occupant(sq) else {
+            continue;
+        };
+        if o.piece.color != side {
+            continue;
+        }
+        let diagonals = || (0..4).map(|d| diagonal_ray(d, sq));
+        let targets: Bitboard = match o.piece.role {
+            Role::King => {
+                let mut t = king_attacks(sq);
+                for way in CastlingSide::ALL {
+                    let path = castling::path(side, way);
+                    if pos.castling().has(side, way) && path.king_from == sq {
+                        t |= Bitboard::from(path.king_to);
+                    }
+                }
+                t
+            }
+            Role::Queen => rook_rays(sq) | bishop_rays(sq),
+            Role::Rook => rook_rays(sq),
+            Role::Bishop => bishop_rays(sq),
+            Role::Knight => knight_attacks(sq),
+            Role::Man => {
+                let ahead = if side == Color::White { 1 } else { -1 };
+                let steps = [(-1, ahead), (1, ahead), (-2, 2), (2, 2), (-2, -2), (2, -2)];
+                steps
+                    .iter()
+                    .filter_map(|&(df, dr)| sq.offset(df, dr))
+                    .collect()
+            }
+            Role::Tama => diagonals().fold(Bitboard::EMPTY, |a, b| a | b),
+        };
+        out.insert(sq.to_string(), squares(targets));
+    }
+    out
+}
+
 pub fn kings(pos: &Position) -> Value {
     json!({
         "w": pos.board().king(Color::White).is_some(),
@@ -134,4 +186,24 @@ pub fn position(pos: &Position, o: Option<Outcome>) -> Value {
         "must_capture": must_capture(pos),
         "outcome": outcome(o),
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn premove_squares_follow_each_pieces_pattern_on_an_empty_board() {
+        // White to move: the squares are Black's.
+        let t = premove_targets(&Position::initial());
+        assert!(!t.contains_key("c3"));
+        let at = |sq: &str| t[sq].join(" ");
+        assert_eq!(at("b8"), "a6 c6 d7");
+        // A man steps forward (down for Black) and jumps two squares any way.
+        assert_eq!(at("b6"), "d4 a5 c5 d8");
+        // The King: its neighbours and both castling squares (2.2).
+        assert_eq!(at("d8"), "c7 d7 e7 b8 c8 e8 f8");
+        // A Rook's rays go through every piece.
+        assert_eq!(t["a8"].len(), 14);
+    }
 }

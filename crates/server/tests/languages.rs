@@ -223,3 +223,139 @@ async fn pages_rules_and_results_in_either_language() {
         json!({"key": "outcome.resignation", "args": {"winner": "b", "loser": "w"}})
     );
 }
+
+/// Both languages' answers to one request: (English, Russian).
+async fn both(addr: SocketAddr, path: &str, body: Value) -> (Value, Value) {
+    let body = body.to_string();
+    let en = ask(addr, "POST", path, "", None, &body).await;
+    let ru = ask(addr, "POST", path, RU, None, &body).await;
+    assert_eq!((en.status, ru.status), (400, 400), "{}", en.body);
+    let (en, ru) = (en.json(), ru.json());
+    // The rule and the code are the same in either language.
+    assert_eq!(
+        (&en["rule"], &en["code"]),
+        (&ru["rule"], &ru["code"]),
+        "{en} {ru}"
+    );
+    (en, ru)
+}
+
+fn text(v: &Value) -> &str {
+    v["error"].as_str().unwrap_or_default()
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn positions_and_records_that_cannot_be_read_in_either_language() {
+    let s = start(temp_db("reading")).await;
+    let a = s.addr;
+    // A game from a position: a man on a light square (1.4).
+    let light = "4k3/8/8/8/8/8/8/1M2K3 w - 0 1";
+    let (en, ru) = both(a, "/api/games", json!({"mode": "local", "start": light})).await;
+    assert_eq!(
+        (en["rule"].as_str(), en["code"].as_str()),
+        (Some("1.4"), Some("lfen.legion_on_light_square"))
+    );
+    assert_eq!(
+        text(&en),
+        "1.4: a free White man stands on the light square b1: Legion pieces stand only on dark squares"
+    );
+    assert_eq!(
+        text(&ru),
+        "1.4: свободная белая шашка стоит на светлом поле b1: фигуры Легиона стоят только на тёмных полях"
+    );
+    // The editor's check of a position: a construct with a man as Captor (1.5).
+    let (en, ru) = both(
+        a,
+        "/api/position",
+        json!({"lfen": "[Mm]3k3/8/8/8/8/8/8/4K3 w - 0 1"}),
+    )
+    .await;
+    assert_eq!(en["rule"], "1.5");
+    assert!(
+        text(&en).starts_with("1.5: the construct on a8 has Captor 'M'"),
+        "{en}"
+    );
+    assert_eq!(
+        text(&ru),
+        "1.5: у Захвата на a8 Захватчик «M», а Захватчиком может быть только шахматная фигура"
+    );
+    // Analysis and explanations of a position read it the same way.
+    let (en, ru) = both(a, "/api/analyse", json!({"lfen": "8/8/8 w - 0 1"})).await;
+    assert_eq!(
+        (en["rule"].as_str(), en["code"].as_str()),
+        (Some("6.2"), Some("lfen.rank_count"))
+    );
+    assert_eq!(
+        text(&ru),
+        "6.2: в расстановке должно быть 8 горизонталей через «/», а здесь их 3"
+    );
+    let (_, ru) = both(
+        a,
+        "/api/explain",
+        json!({"lfen": "4k3/8/8/8/8/8/8/4K3 x - 0 1", "squares": []}),
+    )
+    .await;
+    assert_eq!(
+        text(&ru),
+        "6.2: сторона, имеющая очередь хода, записывается «w» или «b», а не «x»"
+    );
+    // A move of an analysis that cannot be read: its rule and its number.
+    let start = legion_rules::INITIAL_LFEN;
+    let (en, ru) = both(
+        a,
+        "/api/analyse",
+        json!({"lfen": start, "moves": ["c3d4", "c3c4"]}),
+    )
+    .await;
+    assert_eq!(en["rule"], "1.2");
+    assert!(text(&en).starts_with("move 2 'c3c4': 1.2:"), "{en}");
+    assert!(text(&ru).starts_with("ход 2 «c3c4»: 1.2: "), "{ru}");
+    // A record: a move that breaks a rule, with the rule it breaks.
+    let (en, ru) = both(
+        a,
+        "/api/records/parse",
+        json!({"text": "1. c3-d4 f6-e5 2. d4-d5 *"}),
+    )
+    .await;
+    assert_eq!(
+        (en["rule"].as_str(), en["code"].as_str()),
+        (Some("6.5"), Some("record.bad_move"))
+    );
+    assert!(text(&en).starts_with("6.5: move 2. 'd4-d5': "), "{en}");
+    let ru_text = text(&ru);
+    assert!(ru_text.starts_with("6.5: ход 2. «d4-d5»: "), "{ru_text}");
+    assert!(ru_text.contains("шашка на d4"), "{ru_text}");
+    // A record whose FEN tag is not a position; a record that goes on
+    // after its result.
+    let (en, ru) = both(
+        a,
+        "/api/records/parse",
+        json!({"text": "[FEN \"4k3/8/8/8/8/8/8/KK6 w - 0 1\"]\n*"}),
+    )
+    .await;
+    assert_eq!(
+        text(&en),
+        "6.5: the FEN tag is not a valid LFEN: 1.3: White has more than one King"
+    );
+    assert_eq!(
+        text(&ru),
+        "6.5: в теге FEN неверная запись LFEN: 1.3: у стороны «Белые» больше одного Короля"
+    );
+    let (_, ru) = both(
+        a,
+        "/api/records/parse",
+        json!({"text": "1. c3-d4 1-0 f6-e5"}),
+    )
+    .await;
+    assert_eq!(
+        text(&ru),
+        "6.5: после результата 1-0 в записи ходов лишнее «f6-e5»"
+    );
+    // Typed moves that are not moves.
+    let (en, ru) = both(a, "/api/analyse", json!({"lfen": start, "moves": ["Zz9"]})).await;
+    assert_eq!(en["code"], "move.human_syntax");
+    assert!(
+        text(&ru).starts_with("ход 1 «Zz9»: 6.4: «Zz9» — не ход"),
+        "{ru}"
+    );
+}

@@ -1,0 +1,270 @@
+//! Why a position (LFEN, 6.2), a game record (6.5) or a typed move (6.3,
+//! 6.4) could not be read, in words of the translation files: one key a
+//! kind of error, its data as arguments, its rule kept as a number. The
+//! rules library's own messages stay English (the command line's).
+
+use legion_rules::game::{DrawReason, Outcome, WinReason};
+use legion_rules::record::RecordError;
+use legion_rules::{Color, LfenError, MoveParseError, Piece};
+
+use crate::i18n::{self, Arg, Text};
+
+fn side(c: Color) -> Arg {
+    Arg::Side(c.into())
+}
+
+fn piece(p: Piece) -> Arg {
+    Arg::Piece(format!("{}{}", p.color.char(), p.role.upper_char()))
+}
+
+/// The rule an LFEN breaks, as its message cites it.
+pub fn lfen_rule(e: &LfenError) -> &'static str {
+    use LfenError::*;
+    match e {
+        FieldCount(_)
+        | RankCount(_)
+        | RankLength { .. }
+        | UnknownLetter { .. }
+        | MalformedConstruct { .. }
+        | BadTurn(_)
+        | BadCastling(_)
+        | BadHalfmoveClock(_)
+        | BadFullmoveNumber(_) => "6.2",
+        CaptorNotChess { .. } | BadPrisoner { .. } => "1.5",
+        LegionOnLightSquare { .. } => "1.4",
+        ManOnFarRank { .. } => "2.5",
+        TooManyKings(_) => "1.3",
+        CastlingWithoutPieces { .. } => "2.2",
+        WaitingSideInCheck(_) => "3.3",
+    }
+}
+
+/// The words of an LFEN error, without its rule.
+pub fn lfen_words(e: &LfenError) -> Text {
+    use LfenError::*;
+    let t = Text::new;
+    match e {
+        FieldCount(n) => t("lfen.field_count").arg("count", n),
+        RankCount(n) => t("lfen.rank_count").arg("count", n),
+        RankLength { rank, squares } => t("lfen.rank_length")
+            .arg("rank", rank)
+            .arg("squares", squares),
+        UnknownLetter { rank, letter } => t("lfen.unknown_letter")
+            .arg("rank", rank)
+            .arg("letter", letter),
+        MalformedConstruct { rank } => t("lfen.malformed_construct").arg("rank", rank),
+        CaptorNotChess { square, letter } => t("lfen.captor_not_chess")
+            .arg("square", square)
+            .arg("letter", letter),
+        BadPrisoner { square, letter } => t("lfen.bad_prisoner")
+            .arg("square", square)
+            .arg("letter", letter),
+        LegionOnLightSquare { piece: p, square } => t("lfen.legion_on_light_square")
+            .with("piece", piece(*p))
+            .arg("square", square),
+        ManOnFarRank { color, square } => t("lfen.man_on_far_rank")
+            .with("piece", piece(Piece::new(*color, legion_rules::Role::Man)))
+            .arg("square", square),
+        TooManyKings(c) => t("lfen.too_many_kings").with("side", side(*c)),
+        BadTurn(s) => t("lfen.bad_turn").arg("text", s),
+        BadCastling(s) => t("lfen.bad_castling").arg("text", s),
+        CastlingWithoutPieces {
+            right,
+            color,
+            king,
+            rook,
+        } => t("lfen.castling_without_pieces")
+            .arg("right", right)
+            .with("side", side(*color))
+            .arg("king", king)
+            .arg("rook", rook),
+        BadHalfmoveClock(s) => t("lfen.bad_halfmove_clock").arg("text", s),
+        BadFullmoveNumber(s) => t("lfen.bad_fullmove_number").arg("text", s),
+        WaitingSideInCheck(c) => t("lfen.waiting_side_in_check").with("side", side(*c)),
+    }
+}
+
+/// An LFEN error with its rule: "6.2: ...".
+pub fn lfen(e: &LfenError) -> Text {
+    i18n::cited(lfen_rule(e), lfen_words(e))
+}
+
+/// A typed move that cannot be read or played, with its rule.
+pub fn typed_move(e: &MoveParseError) -> Text {
+    let words = match e {
+        MoveParseError::Illegal(i) => {
+            return Text::new("illegal.with_rule")
+                .with("illegal", Arg::Illegal(Box::new(i.clone())));
+        }
+        MoveParseError::Syntax(s) => Text::new("move.syntax").arg("text", s),
+        MoveParseError::HumanSyntax(s) => Text::new("move.human_syntax").arg("text", s),
+        // The rules library joins the readings with " or ".
+        MoveParseError::Ambiguous { text, options } => {
+            Text::new("move.ambiguous").arg("text", text).with(
+                "options",
+                Arg::List(options.split(" or ").map(str::to_string).collect()),
+            )
+        }
+    };
+    i18n::cited(e.rule(), words)
+}
+
+/// Every way a game ends, to recognise one by its English words.
+fn outcomes() -> impl Iterator<Item = Outcome> {
+    let wins = [
+        WinReason::NoLegalMove,
+        WinReason::Mate,
+        WinReason::Resignation,
+        WinReason::Time,
+    ];
+    let draws = [
+        DrawReason::Repetition,
+        DrawReason::FiftyMoves,
+        DrawReason::DeadPosition,
+        DrawReason::Agreement,
+    ];
+    Color::ALL
+        .into_iter()
+        .flat_map(move |winner| wins.map(|reason| Outcome::Win { winner, reason }))
+        .chain(draws.map(|reason| Outcome::Draw { reason }))
+}
+
+/// The rule a record breaks: 6.5, whatever is wrong in it.
+pub const RECORD_RULE: &str = "6.5";
+
+/// The words of a record error, without its rule.
+pub fn record_words(e: &RecordError) -> Text {
+    let t = Text::new;
+    match e {
+        RecordError::BadTag { line } => t("record.bad_tag").arg("line", line),
+        RecordError::BadFen(l) => t("record.bad_fen").with("error", Arg::Words(Box::new(lfen(l)))),
+        RecordError::UnknownRules(name) => t("record.unknown_rules").arg("name", name),
+        RecordError::UnclosedComment => t("record.unclosed_comment"),
+        RecordError::BadMove {
+            number,
+            dots,
+            text,
+            error,
+        } => t("record.bad_move")
+            .arg("number", number)
+            .arg("dots", dots)
+            .arg("text", text)
+            .with("error", Arg::Words(Box::new(typed_move(error)))),
+        RecordError::MoveAfterEnd {
+            number,
+            dots,
+            text,
+            outcome,
+        } => {
+            // The rules library gives the end in English words: find which.
+            let end = outcomes()
+                .find(|o| o.to_string() == *outcome)
+                .map_or_else(|| t("server.as_is").arg("text", outcome), i18n::outcome);
+            t("record.move_after_end")
+                .arg("number", number)
+                .arg("dots", dots)
+                .arg("text", text)
+                .with("outcome", Arg::Words(Box::new(end)))
+        }
+        RecordError::Unexpected(s) => match s.split_once(" after the result ") {
+            Some((word, result)) => t("record.after_result")
+                .arg("text", word)
+                .arg("result", result),
+            None => t("record.unexpected").arg("text", s),
+        },
+    }
+}
+
+/// A record error with its rule: "6.5: ...".
+pub fn record(e: &RecordError) -> Text {
+    i18n::cited(RECORD_RULE, record_words(e))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::i18n::Lang;
+    use legion_rules::{Position, Record, Rules};
+
+    fn lfen_error(text: &str) -> LfenError {
+        Position::from_lfen(text, Rules::DEFAULT).unwrap_err()
+    }
+
+    const BAD_LFENS: [&str; 16] = [
+        "8/8/8/8/8/8/8/8 w",
+        "8/8/8/8/8/8/8 w - 0 1",
+        "45/8/8/8/8/8/8/8 w - 0 1",
+        "x7/8/8/8/8/8/8/8 w - 0 1",
+        "[Q/8/8/8/8/8/8/8 w - 0 1",
+        "[Mm]7/8/8/8/8/8/8/8 w - 0 1",
+        "1[QM]6/8/8/8/8/8/8/8 w - 0 1",
+        "8/8/8/8/8/8/8/1M6 w - 0 1",
+        "1M6/8/8/8/8/8/8/8 w - 0 1",
+        "8/8/8/8/8/8/8/KK6 w - 0 1",
+        "8/8/8/8/8/8/8/8 x - 0 1",
+        "8/8/8/8/8/8/8/8 w QK 0 1",
+        "8/8/8/8/8/8/8/8 w K 0 1",
+        "8/8/8/8/8/8/8/8 w - x 1",
+        "8/8/8/8/8/8/8/8 w - 0 0",
+        "3k4/3Q4/8/8/8/8/8/4K3 w - 0 1",
+    ];
+
+    #[test]
+    fn every_lfen_error_has_its_rule_and_words() {
+        let mut keys = std::collections::BTreeSet::new();
+        for text in BAD_LFENS {
+            let e = lfen_error(text);
+            let english = e.to_string();
+            // The rule is the one the rules library's message cites.
+            assert!(
+                english.starts_with(&format!("{}: ", lfen_rule(&e))),
+                "{text}: {english}"
+            );
+            let en = lfen(&e).render(Lang::En);
+            let ru = lfen(&e).render(Lang::Ru);
+            assert_eq!(en, english, "{text}");
+            assert!(ru.starts_with(&format!("{}: ", lfen_rule(&e))), "{ru}");
+            assert_ne!(ru, en);
+            keys.insert(lfen_words(&e).key);
+        }
+        assert_eq!(keys.len(), BAD_LFENS.len(), "one key a kind: {keys:?}");
+    }
+
+    #[test]
+    fn every_record_error_has_its_words() {
+        let records = [
+            "[Event x]\n1. c3-d4 *",
+            "[FEN \"8/8 w\"]\n*",
+            "[Rules \"fast\"]\n*",
+            "1. c3-d4 { never closed",
+            "1. c3-c4 *",
+            "1. zz *",
+            "1. c3-d4 ) *",
+            "1. c3-d4 1-0 f6-e5",
+        ];
+        for text in records {
+            let e = Record::parse(text).unwrap_err();
+            let en = record(&e).render(Lang::En);
+            assert_eq!(en.trim_end(), e.to_string().trim_end(), "{text}");
+            let ru = record(&e).render(Lang::Ru);
+            assert!(ru.starts_with("6.5: "), "{ru}");
+            assert_ne!(ru, en);
+        }
+    }
+
+    #[test]
+    fn a_move_after_the_end_names_the_end() {
+        let e = RecordError::MoveAfterEnd {
+            number: 30,
+            dots: ".",
+            text: "c3d4".into(),
+            outcome: Outcome::Draw {
+                reason: DrawReason::Repetition,
+            }
+            .to_string(),
+        };
+        assert_eq!(record(&e).render(Lang::En), e.to_string());
+        let ru = record(&e).render(Lang::Ru);
+        assert!(ru.contains("ничья: позиция повторилась трижды"), "{ru}");
+    }
+}
