@@ -11,7 +11,6 @@ use std::time::Duration;
 
 use legion_rules::notation::{canonical, parse_move};
 use legion_rules::{Game, Position, Rules};
-use tokio::sync::broadcast;
 
 use crate::cache::{GameCache, Handle};
 use crate::clock::Clock;
@@ -392,13 +391,11 @@ impl Hub {
         Ok(self.full(&mut g, seat))
     }
 
-    pub async fn subscribe(
-        self: &Arc<Self>,
-        id: &str,
-    ) -> ApiResult<(broadcast::Receiver<Arc<str>>, Handle)> {
+    /// The game `id` for a socket, current (see `fresh`).
+    pub async fn watch(self: &Arc<Self>, id: &str) -> ApiResult<Handle> {
         let handle = self.get(id).await?;
-        let rx = self.fresh(&handle).await?.tx.subscribe();
-        Ok((rx, handle))
+        drop(self.fresh(&handle).await?);
+        Ok(handle)
     }
 
     /// Plays `text` as move number `ply` (0-based) for the holder of `token`.

@@ -59,7 +59,7 @@ pub async fn handler(
         Err(e) => return e.into_response(),
     };
     // Unknown games are refused before the upgrade.
-    let (updates, handle) = match app.hub.subscribe(&id).await {
+    let handle = match app.hub.watch(&id).await {
         Ok(x) => x,
         Err(e) => return e.into_response(),
     };
@@ -82,7 +82,7 @@ pub async fn handler(
                 token: None,
                 _place: place,
             };
-            s.run(socket, updates).await;
+            s.run(socket).await;
             app.hub.metrics().sockets.dec();
         })
 }
@@ -112,22 +112,29 @@ async fn close(out: &mut Out, code: u16, reason: &str) {
 /// What the loop is to do after a message.
 enum Next {
     Reply(String),
+    /// Send the whole state, and follow the changes from there on.
+    State,
     Close(u16, &'static str),
 }
 
+type Updates = tokio::sync::broadcast::Receiver<Arc<str>>;
+
 impl Session {
-    async fn full_state(&self) -> String {
+    /// The whole state, and the changes after it: both taken under the
+    /// game's lock, so that no change made before the state (queued while
+    /// the client was saying hello, say) is sent after it.
+    async fn full_state(&self) -> (String, Updates) {
         let mut g = self.handle.lock().await;
         let seat = seat_of(&g.row, self.token.as_deref());
         let state = self.app.hub.full(&mut g, seat);
-        format!(r#"{{"type":"state","state":{}}}"#, state.get())
+        let updates = g.tx.subscribe();
+        (
+            format!(r#"{{"type":"state","state":{}}}"#, state.get()),
+            updates,
+        )
     }
 
-    async fn run(
-        mut self,
-        socket: WebSocket,
-        mut updates: tokio::sync::broadcast::Receiver<Arc<str>>,
-    ) {
+    async fn run(mut self, socket: WebSocket) {
         let (mut out, mut incoming) = socket.split();
         let limits = self.app.limits.clone();
         // The first message says who the client is.
@@ -143,7 +150,7 @@ impl Session {
             return;
         };
         self.token = token;
-        let state = self.full_state().await;
+        let (state, mut updates) = self.full_state().await;
         if out.send(Message::Text(state.into())).await.is_err() {
             return;
         }
@@ -154,10 +161,10 @@ impl Session {
             let next = tokio::select! {
                 update = updates.recv() => match update {
                     // The game was read again as a whole (another server changed it).
-                    Ok(text) if text.is_empty() => Next::Reply(self.full_state().await),
+                    Ok(text) if text.is_empty() => Next::State,
                     Ok(text) => Next::Reply(text.to_string()),
                     // Too slow to follow: the whole state instead.
-                    Err(RecvError::Lagged(_)) => Next::Reply(self.full_state().await),
+                    Err(RecvError::Lagged(_)) => Next::State,
                     Err(RecvError::Closed) => Next::Close(GOING_AWAY, "the game is gone"),
                 },
                 msg = incoming.next() => {
@@ -196,6 +203,13 @@ impl Session {
                         break;
                     }
                 }
+                Next::State => {
+                    let (text, fresh) = self.full_state().await;
+                    updates = fresh;
+                    if out.send(Message::Text(text.into())).await.is_err() {
+                        break;
+                    }
+                }
                 Next::Close(code, reason) => {
                     close(&mut out, code, reason).await;
                     break;
@@ -221,7 +235,7 @@ impl Session {
             ClientMessage::Ping => Next::Reply(json!({"type": "pong"}).to_string()),
             ClientMessage::Hello { token } => {
                 self.token = token;
-                Next::Reply(self.full_state().await)
+                Next::State
             }
             ClientMessage::Move { mv, ply } => {
                 if mv.len() > MAX_MOVE {

@@ -1,0 +1,660 @@
+//! Several `legion serve` processes on one PostgreSQL database, as a site
+//! runs them behind a load balancer (docs/HOSTING.md, "Several servers").
+//!
+//! `three_servers_one_killed`: 3 servers, 200 games (local games and games
+//! against the engine), each player on one server and a watcher on
+//! another; one server is killed with SIGKILL mid-run and its clients
+//! connect again elsewhere. Then every acknowledged move is stored, once,
+//! at its ply; every watcher saw every move, in order; the engine's moves
+//! of the dead server's games were taken over.
+//!
+//! `benchmark`: moves per second and latencies for SQLite on one server
+//! and PostgreSQL on 1, 2 and 3 (docs/BENCHMARKS.md).
+//!
+//! Both need `LEGION_TEST_POSTGRES` (scripts/with-postgres.sh):
+//!   scripts/with-postgres.sh cargo test --release -p legion-cli --test cluster -- --ignored --nocapture
+
+use std::collections::HashMap;
+use std::io::{BufRead, BufReader};
+use std::process::{Child, Command, Stdio};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+use futures_util::{SinkExt, StreamExt};
+use serde_json::{Value, json};
+use tokio::io::{AsyncReadExt, AsyncWriteExt};
+use tokio_tungstenite::tungstenite::Message;
+
+type Socket =
+    tokio_tungstenite::WebSocketStream<tokio_tungstenite::MaybeTlsStream<tokio::net::TcpStream>>;
+
+/// A running `legion serve`.
+struct Node {
+    child: Child,
+    port: u16,
+}
+
+impl Drop for Node {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+fn start_node(db: &str, engine_threads: usize) -> Node {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_legion"))
+        .args(["serve", "--port", "0", "--engine-movetime", "50"])
+        .args(["--engine-threads", &engine_threads.to_string()])
+        .args([
+            "--games-per-minute",
+            "0",
+            "--max-sockets-per-client",
+            "2000",
+        ])
+        .args(["--engine-queue", "512", "--db", db])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("start legion serve");
+    let mut line = String::new();
+    BufReader::new(child.stdout.take().unwrap())
+        .read_line(&mut line)
+        .unwrap();
+    let port = line
+        .split("127.0.0.1:")
+        .nth(1)
+        .and_then(|r| r.split('/').next())
+        .and_then(|p| p.parse().ok())
+        .unwrap_or_else(|| panic!("no address in '{line}'"));
+    Node { child, port }
+}
+
+/// A fresh database on the test's PostgreSQL server; its URL.
+async fn database(name: &str) -> String {
+    use sqlx::Connection;
+    let server = std::env::var("LEGION_TEST_POSTGRES")
+        .expect("LEGION_TEST_POSTGRES: run under scripts/with-postgres.sh");
+    let server = server.trim_end_matches('/');
+    let mut c = sqlx::PgConnection::connect(&format!("{server}/postgres"))
+        .await
+        .unwrap();
+    let name = format!("{name}_{}", std::process::id());
+    for sql in [
+        format!("DROP DATABASE IF EXISTS {name}"),
+        format!("CREATE DATABASE {name}"),
+    ] {
+        sqlx::raw_sql(sqlx::AssertSqlSafe(sql))
+            .execute(&mut c)
+            .await
+            .unwrap();
+    }
+    format!("{server}/{name}")
+}
+
+/// One HTTP request; `None` if the server is gone.
+async fn http(port: u16, method: &str, path: &str, body: Option<Value>) -> Option<(u16, Value)> {
+    let mut s = tokio::net::TcpStream::connect(("127.0.0.1", port))
+        .await
+        .ok()?;
+    let body = body.map(|b| b.to_string()).unwrap_or_default();
+    let req = format!(
+        "{method} {path} HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\nContent-Type: application/json\r\nContent-Length: {}\r\n\r\n{body}",
+        body.len()
+    );
+    s.write_all(req.as_bytes()).await.ok()?;
+    let mut buf = Vec::new();
+    s.read_to_end(&mut buf).await.ok()?;
+    let text = String::from_utf8(buf).ok()?;
+    let (head, rest) = text.split_once("\r\n\r\n")?;
+    let status = head.split_whitespace().nth(1)?.parse().ok()?;
+    Some((status, serde_json::from_str(rest).ok()?))
+}
+
+/// The live servers' ports, by index; a killed one is `None`.
+#[derive(Clone)]
+struct Alive(Arc<Mutex<Vec<Option<u16>>>>);
+
+impl Alive {
+    /// Server `i`, or the next live one after it: (index, port).
+    fn at(&self, i: usize) -> (usize, u16) {
+        let ports = self.0.lock().unwrap();
+        (0..ports.len())
+            .map(|k| (i + k) % ports.len())
+            .find_map(|j| ports[j].map(|p| (j, p)))
+            .expect("a live server")
+    }
+}
+
+/// What everyone shares: when each move was sent, how long watchers took
+/// to see moves made on another server, counts.
+#[derive(Default)]
+struct Shared {
+    sent: Mutex<HashMap<(usize, usize), Instant>>,
+    seen_after: Mutex<Vec<Duration>>,
+    acked: AtomicUsize,
+    /// Latencies are not counted around a kill.
+    measuring: AtomicBool,
+    /// Set when the players are done: watchers stop once they are current.
+    finished: AtomicBool,
+}
+
+struct Game {
+    index: usize,
+    id: String,
+    token: String,
+    engine: bool,
+    /// Plies to play (the engine's replies included).
+    plies: usize,
+}
+
+#[derive(Debug)]
+struct Played {
+    acked: Vec<(usize, String)>,
+    /// A move sent when the server died: stored or not, either is right.
+    in_flight: Option<(usize, String)>,
+    latencies: Vec<Duration>,
+    reconnects: usize,
+}
+
+async fn open(port: u16, id: &str, token: Option<&str>) -> Option<Socket> {
+    let (mut ws, _) =
+        tokio_tungstenite::connect_async(format!("ws://127.0.0.1:{port}/api/games/{id}/ws"))
+            .await
+            .ok()?;
+    ws.send(Message::Text(
+        json!({"type": "hello", "token": token}).to_string().into(),
+    ))
+    .await
+    .ok()?;
+    Some(ws)
+}
+
+/// The next JSON message; `None` if the socket closed or failed.
+async fn next(ws: &mut Socket, within: Duration) -> Option<Value> {
+    loop {
+        match tokio::time::timeout(within, ws.next()).await {
+            Ok(Some(Ok(Message::Text(t)))) => return serde_json::from_str(&t).ok(),
+            Ok(Some(Ok(Message::Close(_)))) | Ok(Some(Err(_))) | Ok(None) => return None,
+            Ok(Some(Ok(_))) => continue,
+            Err(_) => panic!("no message within {within:?}"),
+        }
+    }
+}
+
+fn next_random(x: &mut u64) -> u64 {
+    *x ^= *x << 13;
+    *x ^= *x >> 7;
+    *x ^= *x << 17;
+    *x
+}
+
+/// Plays one game through WebSockets on server `home`, moving to the next
+/// live server whenever its server dies.
+async fn play(game: Arc<Game>, home: usize, alive: Alive, shared: Arc<Shared>) -> Played {
+    let mut out = Played {
+        acked: Vec::new(),
+        in_flight: None,
+        latencies: Vec::new(),
+        reconnects: 0,
+    };
+    let mut rng = 0x9E37_79B9_7F4A_7C15u64 ^ (game.index as u64 + 1);
+    let mut node = home;
+    'connection: loop {
+        let (i, port) = alive.at(node);
+        node = i;
+        let Some(mut ws) = open(port, &game.id, Some(&game.token)).await else {
+            tokio::time::sleep(Duration::from_millis(100)).await;
+            node += 1;
+            out.reconnects += 1;
+            continue;
+        };
+        let mut state = Value::Null;
+        loop {
+            // Wait for a state in which it is our move (or the end).
+            let ready = |st: &Value| {
+                st["status"] != "active"
+                    || st["ply"].as_u64().is_some_and(|p| p as usize >= game.plies)
+                    || (st["legal"].as_array().is_some_and(|l| !l.is_empty())
+                        && (!game.engine || st["turn"] != st["engine_color"]))
+            };
+            while state.is_null() || !ready(&state) {
+                match next(&mut ws, Duration::from_secs(30)).await {
+                    Some(m) if m["type"] == "state" || m["type"] == "update" => {
+                        state = m["state"].clone()
+                    }
+                    Some(_) => {}
+                    None => {
+                        out.reconnects += 1;
+                        node += 1;
+                        continue 'connection;
+                    }
+                }
+            }
+            let ply = state["ply"].as_u64().unwrap() as usize;
+            if state["status"] != "active" || ply >= game.plies {
+                return out;
+            }
+            let legal = state["legal"].as_array().unwrap();
+            let mv = legal[(next_random(&mut rng) % legal.len() as u64) as usize]["canonical"]
+                .as_str()
+                .unwrap()
+                .to_string();
+            let sent = Instant::now();
+            shared.sent.lock().unwrap().insert((game.index, ply), sent);
+            let msg = json!({"type": "move", "move": mv, "ply": ply}).to_string();
+            if ws.send(Message::Text(msg.into())).await.is_err() {
+                out.in_flight = Some((ply, mv));
+                out.reconnects += 1;
+                node += 1;
+                continue 'connection;
+            }
+            loop {
+                match next(&mut ws, Duration::from_secs(30)).await {
+                    Some(m) if m["type"] == "ack" => {
+                        out.latencies.push(sent.elapsed());
+                        out.acked.push((ply, mv));
+                        shared.acked.fetch_add(1, Ordering::Relaxed);
+                        break;
+                    }
+                    Some(m) if m["type"] == "error" => {
+                        panic!("game {}: move {mv} at ply {ply} refused: {m}", game.id)
+                    }
+                    Some(m) if m["type"] == "state" || m["type"] == "update" => {
+                        state = m["state"].clone()
+                    }
+                    Some(_) => {}
+                    None => {
+                        out.in_flight = Some((ply, mv));
+                        out.reconnects += 1;
+                        node += 1;
+                        continue 'connection;
+                    }
+                }
+            }
+            // Our own move's update follows the ack.
+            while state["ply"].as_u64().is_none_or(|p| (p as usize) <= ply) {
+                match next(&mut ws, Duration::from_secs(30)).await {
+                    Some(m) if m["type"] == "state" || m["type"] == "update" => {
+                        state = m["state"].clone()
+                    }
+                    Some(_) => {}
+                    None => {
+                        out.reconnects += 1;
+                        node += 1;
+                        continue 'connection;
+                    }
+                }
+            }
+        }
+    }
+}
+
+#[derive(Debug, Default)]
+struct Watched {
+    moves: Vec<String>,
+    /// Updates that did not follow from what was seen (a gap, a change of
+    /// an earlier move): must stay empty.
+    out_of_order: Vec<String>,
+    reconnects: usize,
+}
+
+fn canonicals(state: &Value) -> Vec<String> {
+    state["moves"]
+        .as_array()
+        .map(|ms| {
+            ms.iter()
+                .map(|m| m["canonical"].as_str().unwrap_or("").to_string())
+                .collect()
+        })
+        .unwrap_or_default()
+}
+
+/// Watches one game from server `home` (moving on if it dies) until the
+/// players are done and it has seen `expected` moves.
+async fn watch(
+    game: Arc<Game>,
+    home: usize,
+    alive: Alive,
+    shared: Arc<Shared>,
+    expected: Arc<Mutex<HashMap<String, usize>>>,
+) -> Watched {
+    let mut w = Watched::default();
+    let mut node = home;
+    let give_up = Instant::now() + Duration::from_secs(180);
+    'connection: loop {
+        let (i, port) = alive.at(node);
+        node = i;
+        let Some(mut ws) = open(port, &game.id, None).await else {
+            tokio::time::sleep(Duration::from_millis(100)).await;
+            node += 1;
+            w.reconnects += 1;
+            continue;
+        };
+        loop {
+            let done = shared.finished.load(Ordering::Relaxed)
+                && expected
+                    .lock()
+                    .unwrap()
+                    .get(&game.id)
+                    .is_some_and(|&n| w.moves.len() == n);
+            if done {
+                return w;
+            }
+            if Instant::now() > give_up {
+                w.out_of_order.push(format!(
+                    "gave up with {} moves seen (expected {:?})",
+                    w.moves.len(),
+                    expected.lock().unwrap().get(&game.id)
+                ));
+                return w;
+            }
+            let m = match tokio::time::timeout(Duration::from_millis(200), ws.next()).await {
+                Err(_) => continue,
+                Ok(Some(Ok(Message::Text(t)))) => serde_json::from_str::<Value>(&t).unwrap(),
+                Ok(Some(Ok(Message::Ping(_) | Message::Pong(_)))) => continue,
+                Ok(_) => {
+                    w.reconnects += 1;
+                    node += 1;
+                    continue 'connection;
+                }
+            };
+            if m["type"] == "state" {
+                let all = canonicals(&m["state"]);
+                if all.len() < w.moves.len() || all[..w.moves.len()] != w.moves[..] {
+                    w.out_of_order
+                        .push(format!("state {all:?} after {:?}", w.moves));
+                }
+                w.moves = all;
+            } else if m["type"] == "update" {
+                let ply = m["state"]["ply"].as_u64().unwrap() as usize;
+                if let Some(mv) = m["move"]["canonical"].as_str() {
+                    if ply != w.moves.len() + 1 {
+                        w.out_of_order
+                            .push(format!("move {mv} as ply {ply} after {}", w.moves.len()));
+                    }
+                    w.moves.push(mv.to_string());
+                    if shared.measuring.load(Ordering::Relaxed)
+                        && let Some(t) = shared.sent.lock().unwrap().get(&(game.index, ply - 1))
+                    {
+                        shared.seen_after.lock().unwrap().push(t.elapsed());
+                    }
+                } else if ply != w.moves.len() {
+                    w.out_of_order
+                        .push(format!("update to ply {ply} after {}", w.moves.len()));
+                }
+            }
+        }
+    }
+}
+
+fn percentile(xs: &mut [Duration], p: f64) -> Duration {
+    if xs.is_empty() {
+        return Duration::ZERO;
+    }
+    xs.sort();
+    xs[((xs.len() as f64 - 1.0) * p).round() as usize]
+}
+
+struct Run {
+    moves_per_s: f64,
+    move_p50: Duration,
+    move_p99: Duration,
+    seen_p50: Duration,
+    seen_p99: Duration,
+    played: Vec<(Arc<Game>, Played)>,
+    watched: Vec<(Arc<Game>, Watched)>,
+    /// Each game's state at the end, by id.
+    finals: HashMap<String, Value>,
+    killed: bool,
+}
+
+/// Plays `games` games on the servers of `alive` (players on server
+/// i % n, watchers on the next), killing `kill` after a third of the moves.
+async fn run(
+    alive: Alive,
+    nodes: &mut [Node],
+    games: usize,
+    engine_games: usize,
+    kill: Option<usize>,
+) -> Run {
+    let n = nodes.len();
+    let shared = Arc::new(Shared::default());
+    let expected = Arc::new(Mutex::new(HashMap::new()));
+    let mut list = Vec::new();
+    for index in 0..games {
+        let engine = index < engine_games;
+        let body = if engine {
+            json!({"mode": "engine", "color": "white", "level": 1})
+        } else {
+            json!({"mode": "local"})
+        };
+        let (_, port) = alive.at(index % n);
+        let (status, created) = http(port, "POST", "/api/games", Some(body)).await.unwrap();
+        assert_eq!(status, 201, "{created}");
+        list.push(Arc::new(Game {
+            index,
+            id: created["id"].as_str().unwrap().to_string(),
+            token: created["token"].as_str().unwrap().to_string(),
+            engine,
+            plies: if engine { 16 } else { 24 },
+        }));
+    }
+    let total: usize = list
+        .iter()
+        .map(|g| if g.engine { g.plies / 2 } else { g.plies })
+        .sum();
+    let mut watchers = Vec::new();
+    for g in &list {
+        watchers.push(tokio::spawn(watch(
+            g.clone(),
+            (g.index + 1) % n,
+            alive.clone(),
+            shared.clone(),
+            expected.clone(),
+        )));
+    }
+    // Let the watchers say hello before the first move.
+    tokio::time::sleep(Duration::from_millis(500)).await;
+    shared.measuring.store(true, Ordering::Relaxed);
+    let started = Instant::now();
+    let players: Vec<_> = list
+        .iter()
+        .map(|g| tokio::spawn(play(g.clone(), g.index % n, alive.clone(), shared.clone())))
+        .collect();
+    let mut killed = false;
+    if let Some(k) = kill {
+        let waiting = Instant::now();
+        while shared.acked.load(Ordering::Relaxed) < total / 3 {
+            assert!(
+                waiting.elapsed() < Duration::from_secs(120),
+                "only {} of {total} moves acknowledged",
+                shared.acked.load(Ordering::Relaxed)
+            );
+            tokio::time::sleep(Duration::from_millis(10)).await;
+        }
+        shared.measuring.store(false, Ordering::Relaxed);
+        let _ = nodes[k].child.kill(); // SIGKILL
+        let _ = nodes[k].child.wait();
+        alive.0.lock().unwrap()[k] = None;
+        killed = true;
+        eprintln!(
+            "killed server {k} after {} acknowledged moves",
+            shared.acked.load(Ordering::Relaxed)
+        );
+    }
+    let mut played = Vec::new();
+    for (g, p) in list.iter().zip(players) {
+        played.push((g.clone(), p.await.expect("a player")));
+    }
+    let secs = started.elapsed().as_secs_f64();
+    // What each game holds now, read from a live server.
+    let mut finals = HashMap::new();
+    for g in &list {
+        let (_, port) = alive.at(0);
+        let (_, st) = http(port, "GET", &format!("/api/games/{}", g.id), None)
+            .await
+            .unwrap();
+        expected
+            .lock()
+            .unwrap()
+            .insert(g.id.clone(), st["moves"].as_array().unwrap().len());
+        finals.insert(g.id.clone(), st);
+    }
+    shared.finished.store(true, Ordering::Relaxed);
+    let mut watched = Vec::new();
+    for (g, w) in list.iter().zip(watchers) {
+        watched.push((g.clone(), w.await.expect("a watcher")));
+    }
+    let acked: usize = played.iter().map(|(_, p)| p.acked.len()).sum();
+    let mut lat: Vec<Duration> = played
+        .iter()
+        .flat_map(|(_, p)| p.latencies.clone())
+        .collect();
+    let mut seen = shared.seen_after.lock().unwrap().clone();
+    Run {
+        moves_per_s: acked as f64 / secs,
+        move_p50: percentile(&mut lat, 0.5),
+        move_p99: percentile(&mut lat, 0.99),
+        seen_p50: percentile(&mut seen, 0.5),
+        seen_p99: percentile(&mut seen, 0.99),
+        played,
+        watched,
+        finals,
+        killed,
+    }
+}
+
+#[test]
+#[ignore = "slow, needs PostgreSQL: run by scripts/test.sh under scripts/with-postgres.sh"]
+fn three_servers_one_killed() {
+    let rt = tokio::runtime::Runtime::new().unwrap();
+    rt.block_on(async {
+        let url = database("legion_cluster").await;
+        let mut nodes: Vec<Node> = (0..3).map(|_| start_node(&url, 1)).collect();
+        let alive = Alive(Arc::new(Mutex::new(
+            nodes.iter().map(|n| Some(n.port)).collect(),
+        )));
+        let games = std::env::var("LEGION_CLUSTER_GAMES")
+            .ok()
+            .and_then(|g| g.parse().ok())
+            .unwrap_or(200);
+        let r = run(alive, &mut nodes, games, games * 3 / 20, Some(2)).await;
+        assert!(r.killed);
+        // The database, as it is: every game's moves by ply.
+        let mut db = <sqlx::PgConnection as sqlx::Connection>::connect(&url)
+            .await
+            .unwrap();
+        let rows: Vec<(String, i32, String)> =
+            sqlx::query_as("SELECT game_id, ply, move FROM moves ORDER BY game_id, ply")
+                .fetch_all(&mut db)
+                .await
+                .unwrap();
+        let mut stored: HashMap<String, Vec<String>> = HashMap::new();
+        for (id, ply, mv) in rows {
+            let moves = stored.entry(id.clone()).or_default();
+            // Plies 0, 1, 2 ... each once: no move twice, none skipped.
+            assert_eq!(ply as usize, moves.len(), "game {id}: ply {ply}");
+            moves.push(mv);
+        }
+        let (mut acked, mut in_flight, mut reconnects) = (0, 0, 0);
+        for (g, p) in &r.played {
+            let moves = stored.get(&g.id).cloned().unwrap_or_default();
+            for (ply, mv) in &p.acked {
+                assert_eq!(
+                    moves.get(*ply),
+                    Some(mv),
+                    "game {}: acknowledged move {mv} at ply {ply} not stored there",
+                    g.id
+                );
+            }
+            acked += p.acked.len();
+            in_flight += usize::from(p.in_flight.is_some());
+            reconnects += p.reconnects;
+            // Every game reached its length: the dead server's engine
+            // moves were taken over by the others.
+            assert!(
+                moves.len() >= g.plies || r.finals[&g.id]["status"] == "over",
+                "game {} stopped at {} of {} plies",
+                g.id,
+                moves.len(),
+                g.plies
+            );
+        }
+        let mut watcher_reconnects = 0;
+        for (g, w) in &r.watched {
+            assert!(
+                w.out_of_order.is_empty(),
+                "game {}: {:?}",
+                g.id,
+                w.out_of_order
+            );
+            assert_eq!(
+                w.moves,
+                stored.get(&g.id).cloned().unwrap_or_default(),
+                "game {}: the watcher's moves",
+                g.id
+            );
+            watcher_reconnects += w.reconnects;
+        }
+        assert!(reconnects > 0 && watcher_reconnects > 0, "nobody moved over");
+        let jobs: i64 = sqlx::query_scalar("SELECT count(*) FROM engine_jobs")
+            .fetch_one(&mut db)
+            .await
+            .unwrap();
+        assert_eq!(jobs, 0, "engine moves left undone");
+        eprintln!(
+            "3 servers, one killed: {acked} acknowledged moves ({in_flight} in flight at the kill), \
+             {reconnects} player and {watcher_reconnects} watcher reconnections; \
+             {:.0} moves/s, move p50 {:?} p99 {:?}; seen on another server p50 {:?} p99 {:?} (before the kill)",
+            r.moves_per_s, r.move_p50, r.move_p99, r.seen_p50, r.seen_p99
+        );
+    });
+}
+
+#[test]
+#[ignore = "a benchmark: docs/BENCHMARKS.md"]
+fn benchmark() {
+    let rt = tokio::runtime::Runtime::new().unwrap();
+    rt.block_on(async {
+        let dir = tempfile::tempdir().unwrap();
+        let mut rows = Vec::new();
+        for (name, count) in [("SQLite", 1), ("PostgreSQL", 1), ("PostgreSQL", 2), ("PostgreSQL", 3)] {
+            let db = if name == "SQLite" {
+                dir.path().join("bench.db").display().to_string()
+            } else {
+                database(&format!("legion_bench{count}")).await
+            };
+            let mut nodes: Vec<Node> = (0..count).map(|_| start_node(&db, 1)).collect();
+            let alive = Alive(Arc::new(Mutex::new(
+                nodes.iter().map(|n| Some(n.port)).collect(),
+            )));
+            let r = run(alive, &mut nodes, 200, 0, None).await;
+            for (g, w) in &r.watched {
+                assert!(w.out_of_order.is_empty(), "game {}", g.id);
+            }
+            let line = format!(
+                "| {name} | {count} | {:.0} | {:.1} | {:.1} | {:.1} | {:.1} |",
+                r.moves_per_s,
+                r.move_p50.as_secs_f64() * 1e3,
+                r.move_p99.as_secs_f64() * 1e3,
+                r.seen_p50.as_secs_f64() * 1e3,
+                r.seen_p99.as_secs_f64() * 1e3,
+            );
+            eprintln!("{line}");
+            rows.push(json!({
+                "database": name, "servers": count, "moves_per_s": r.moves_per_s,
+                "move_p50_ms": r.move_p50.as_secs_f64() * 1e3,
+                "move_p99_ms": r.move_p99.as_secs_f64() * 1e3,
+                "seen_p50_ms": r.seen_p50.as_secs_f64() * 1e3,
+                "seen_p99_ms": r.seen_p99.as_secs_f64() * 1e3,
+            }));
+        }
+        eprintln!("| database | servers | moves/s | move p50 ms | move p99 ms | seen elsewhere p50 ms | p99 ms |");
+        if let Ok(dir) = std::env::var("LEGION_FIGURES") {
+            let path = std::path::Path::new(&dir).join("cluster.json");
+            std::fs::write(&path, serde_json::to_string_pretty(&rows).unwrap()).unwrap();
+            eprintln!("figures in {}", path.display());
+        }
+    });
+}
