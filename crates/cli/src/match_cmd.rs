@@ -4,8 +4,8 @@ use std::io::Write;
 use std::time::Duration;
 
 use clap::Args;
-use legion_engine::player::{MoveLimit, parse_spec};
-use legion_engine::tournament::{self, MatchConfig};
+use legion_lab::player::{MoveLimit, parse_spec};
+use legion_lab::tournament::{self, MatchConfig};
 use legion_rules::Rules;
 
 use crate::Failure;
@@ -142,10 +142,10 @@ pub fn run(a: MatchArgs) -> Result<(), Failure> {
     if t.wins as f64 == n {
         // Every game won: no finite estimate; the 95% lower bound of the
         // win rate is 0.05^(1/n).
-        let bound = legion_engine::stats::elo_of(0.05f64.powf(1.0 / n));
+        let bound = legion_lab::stats::elo_of(0.05f64.powf(1.0 / n));
         println!("elo > {bound:+.1} (every game won; 95% lower bound)");
     } else if t.losses as f64 == n {
-        let bound = legion_engine::stats::elo_of(1.0 - 0.05f64.powf(1.0 / n));
+        let bound = legion_lab::stats::elo_of(1.0 - 0.05f64.powf(1.0 / n));
         println!("elo < {bound:+.1} (every game lost; 95% upper bound)");
     } else {
         println!("elo {elo:+.1} ± {margin:.1} (95% interval)");

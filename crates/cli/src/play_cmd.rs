@@ -5,8 +5,8 @@ use std::io::{self, BufRead, Write};
 use std::time::Duration;
 
 use clap::{Args, ValueEnum};
-use legion_engine::player::{EnginePlayer, MoveLimit, Player};
 use legion_engine::{Level, Options};
+use legion_lab::player::{EnginePlayer, MoveLimit, Player};
 use legion_rules::notation::{human, parse_move};
 use legion_rules::{Color, Game, INITIAL_LFEN, Position, Record, Rules};
 

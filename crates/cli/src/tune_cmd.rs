@@ -3,9 +3,9 @@
 use std::io::{BufReader, BufWriter};
 
 use clap::{Args, Subcommand};
-use legion_engine::player::MoveLimit;
-use legion_engine::tune;
-use legion_engine::{Feature, Weights, tournament};
+use legion_engine::{Feature, Weights};
+use legion_lab::player::MoveLimit;
+use legion_lab::{tournament, tune};
 use legion_rules::Rules;
 
 use crate::Failure;

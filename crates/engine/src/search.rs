@@ -17,7 +17,7 @@
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
-use legion_rules::{Color, Move, MoveKind, MoveList, Position, Role};
+use legion_rules::{Color, Game, Move, MoveKind, MoveList, Position, Role};
 use smallvec::SmallVec;
 
 use crate::eval::{self, Weights};
@@ -224,6 +224,13 @@ pub fn lines(
         }
     }
     out
+}
+
+/// The `history` argument of `search` for a game: the hashes of the
+/// positions before the current one, for repetition.
+pub fn history(game: &Game) -> Vec<u64> {
+    let p = game.positions();
+    p[..p.len() - 1].iter().map(Position::hash).collect()
 }
 
 /// One search with a fresh table of `table_mb` megabytes and the default

@@ -9,11 +9,10 @@ use std::sync::mpsc::{Receiver, channel};
 use std::time::{Duration, Instant};
 
 use legion_rules::notation::{canonical, parse_move};
-use legion_rules::{Game, Move, Position, Rules};
+use legion_rules::{Game, Move, Rules};
 
-use crate::engine::{Engine, Options};
-use crate::search::Limits;
-use crate::{Weights, eval};
+use legion_engine::search::{Limits, history};
+use legion_engine::{Engine, Options, Weights, eval};
 
 /// How long a player may think about one move.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -149,7 +148,7 @@ pub fn make(spec: &Spec) -> Result<Box<dyn Player>, String> {
                     "name" => name = v.clone(),
                     // w.<Feature>=<weight>: one evaluation weight, for experiments.
                     key if key.starts_with("w.") => {
-                        let f = crate::Feature::from_name(&key[2..])
+                        let f = legion_engine::Feature::from_name(&key[2..])
                             .ok_or_else(|| format!("unknown feature '{}'", &key[2..]))?;
                         o.weights.0[f as usize] = v.parse().map_err(|_| bad())?;
                     }
@@ -166,12 +165,6 @@ pub fn make(spec: &Spec) -> Result<Box<dyn Player>, String> {
         }
         Spec::External(argv, opts) => Ok(Box::new(External::start(argv, opts)?)),
     }
-}
-
-/// Hashes of the positions before the current one, for repetition.
-pub fn history(game: &Game) -> Vec<u64> {
-    let p = game.positions();
-    p[..p.len() - 1].iter().map(Position::hash).collect()
 }
 
 pub struct EnginePlayer {
@@ -428,6 +421,7 @@ impl std::fmt::Debug for dyn Player {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use legion_rules::Position;
 
     #[test]
     fn specs() {

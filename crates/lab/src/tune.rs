@@ -14,10 +14,11 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 
 use legion_rules::{Color, MoveList, Position, Rules};
 
-use crate::eval::{self, Feature, Weights};
+use legion_engine::eval::{self, Feature, Weights};
+use legion_engine::{Level, Options};
+
 use crate::player::{EnginePlayer, MoveLimit};
 use crate::tournament::play_game;
-use crate::{Level, Options};
 
 /// A position for tuning: feature counts and the result for White.
 pub struct Sample {
