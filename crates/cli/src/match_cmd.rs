@@ -5,6 +5,7 @@ use std::time::Duration;
 
 use clap::Args;
 use legion_lab::player::{MoveLimit, parse_spec};
+use legion_lab::openings;
 use legion_lab::tournament::{self, MatchConfig};
 use legion_rules::Rules;
 
@@ -67,9 +68,9 @@ pub fn run(a: MatchArgs) -> Result<(), Failure> {
     let text = match &a.openings {
         Some(path) => std::fs::read_to_string(path)
             .map_err(|e| Failure(format!("cannot read {path}: {e}")))?,
-        None => tournament::OPENINGS.to_string(),
+        None => openings::OPENINGS.to_string(),
     };
-    let openings = tournament::openings(&text, rules).map_err(Failure)?;
+    let openings = openings::parse(&text, rules).map_err(Failure)?;
     let limit = match (a.movetime, a.nodes, a.depth) {
         (_, Some(n), _) => MoveLimit::Nodes(n.max(1)),
         (_, _, Some(d)) => MoveLimit::Depth(d.clamp(1, 60)),
@@ -99,7 +100,6 @@ pub fn run(a: MatchArgs) -> Result<(), Failure> {
         openings,
         limit,
         concurrency: a.concurrency,
-        rules,
         max_plies: a.max_plies.max(1),
         sprt,
         seed: a.seed,

@@ -4,7 +4,10 @@
 //! tuning of the evaluation weights. It drives `legion-engine` from
 //! outside; the engine knows nothing of it.
 
+pub mod external;
+pub mod openings;
 pub mod player;
+pub mod spsa;
 pub mod stats;
 pub mod tournament;
 pub mod tune;

@@ -7,24 +7,13 @@ use std::sync::mpsc::channel;
 use std::sync::{Arc, Mutex};
 
 use legion_rules::game::{DrawReason, Outcome};
-use legion_rules::{Color, Game, Position, Record, Rules};
+use legion_rules::{Color, Game, Position, Record};
 
 use crate::player::{self, MoveLimit, Spec};
 use crate::stats::{self, Tally};
 
-/// The committed balanced openings (docs/STRENGTH.md says how they were made).
-pub const OPENINGS: &str = include_str!("../openings.txt");
-
-pub fn openings(text: &str, rules: Rules) -> Result<Vec<Position>, String> {
-    text.lines()
-        .map(str::trim)
-        .filter(|l| !l.is_empty() && !l.starts_with('#'))
-        .enumerate()
-        .map(|(i, l)| Position::from_lfen(l, rules).map_err(|e| format!("opening {}: {e}", i + 1)))
-        .collect()
-}
-
 #[derive(Clone, Debug)]
+/// A match. The rules are the openings' own (`Position::rules`).
 pub struct MatchConfig {
     pub first: Spec,
     pub second: Spec,
@@ -32,7 +21,6 @@ pub struct MatchConfig {
     pub openings: Vec<Position>,
     pub limit: MoveLimit,
     pub concurrency: usize,
-    pub rules: Rules,
     /// Games longer than this are adjudicated a draw.
     pub max_plies: usize,
     /// Stop early when the SPRT (elo0, elo1) decides, at 5% error rates.
