@@ -4,8 +4,8 @@ use std::io::Write;
 use std::time::Duration;
 
 use clap::Args;
-use legion_lab::player::{MoveLimit, parse_spec};
 use legion_lab::openings;
+use legion_lab::player::{MoveLimit, parse_spec};
 use legion_lab::tournament::{self, MatchConfig};
 use legion_rules::Rules;
 

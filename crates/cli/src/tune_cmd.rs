@@ -84,8 +84,7 @@ pub fn run(a: TuneArgs) -> Result<(), Failure> {
             out,
         } => {
             let weights = weights_named(&eval)?;
-            let openings =
-                openings::committed(Rules::DEFAULT).map_err(Failure)?;
+            let openings = openings::committed(Rules::DEFAULT).map_err(Failure)?;
             let file = std::fs::File::create(&out)
                 .map_err(|e| Failure(format!("cannot write {out}: {e}")))?;
             let mut w = BufWriter::new(file);
@@ -126,8 +125,7 @@ pub fn run(a: TuneArgs) -> Result<(), Failure> {
                     )));
                 }
             };
-            let openings =
-                openings::committed(Rules::DEFAULT).map_err(Failure)?;
+            let openings = openings::committed(Rules::DEFAULT).map_err(Failure)?;
             let theta = spsa::spsa(
                 groups,
                 &base,

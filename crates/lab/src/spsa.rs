@@ -6,8 +6,8 @@
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
-use legion_engine::eval::{Feature, Weights};
 use legion_engine::Options;
+use legion_engine::eval::{Feature, Weights};
 use legion_rules::{Color, Position};
 
 use crate::player::{EnginePlayer, MoveLimit};
