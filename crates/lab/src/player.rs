@@ -7,6 +7,7 @@ use std::time::Duration;
 
 use legion_rules::{Game, Move, Rules};
 
+use legion_engine::rng::Rng;
 use legion_engine::search::{Limits, history};
 use legion_engine::{Engine, Options, Weights, eval};
 
@@ -107,8 +108,8 @@ pub fn parse_spec(text: &str) -> Result<Spec, String> {
 /// Makes a player from a spec.
 pub fn make(spec: &Spec) -> Result<Box<dyn Player>, String> {
     match spec {
-        Spec::Random => Ok(Box::new(RandomPlayer { seed: 1 })),
-        Spec::Greedy => Ok(Box::new(GreedyPlayer { seed: 1 })),
+        Spec::Random => Ok(Box::new(RandomPlayer { rng: Rng::new(1) })),
+        Spec::Greedy => Ok(Box::new(GreedyPlayer { rng: Rng::new(1) })),
         Spec::Engine(pairs) => {
             let mut o = Options {
                 hash_mb: 16,
@@ -209,17 +210,9 @@ impl Player for EnginePlayer {
     }
 }
 
-/// xorshift64*: small, seeded, reproducible.
-fn next_random(state: &mut u64) -> u64 {
-    *state ^= *state >> 12;
-    *state ^= *state << 25;
-    *state ^= *state >> 27;
-    state.wrapping_mul(0x2545_F491_4F6C_DD1D)
-}
-
 /// Plays a uniformly random legal move.
 pub struct RandomPlayer {
-    seed: u64,
+    rng: Rng,
 }
 
 impl Player for RandomPlayer {
@@ -228,7 +221,7 @@ impl Player for RandomPlayer {
     }
 
     fn new_game(&mut self, seed: u64, _: Rules) -> Result<(), String> {
-        self.seed = seed | 1;
+        self.rng = Rng::new(seed);
         Ok(())
     }
 
@@ -237,13 +230,13 @@ impl Player for RandomPlayer {
         if moves.is_empty() {
             return Err("no legal move".to_string());
         }
-        Ok(moves[(next_random(&mut self.seed) % moves.len() as u64) as usize])
+        Ok(moves[self.rng.below(moves.len())])
     }
 }
 
 /// Looks one ply ahead and keeps the most material (random among equals).
 pub struct GreedyPlayer {
-    seed: u64,
+    rng: Rng,
 }
 
 impl Player for GreedyPlayer {
@@ -252,7 +245,7 @@ impl Player for GreedyPlayer {
     }
 
     fn new_game(&mut self, seed: u64, _: Rules) -> Result<(), String> {
-        self.seed = seed | 1;
+        self.rng = Rng::new(seed);
         Ok(())
     }
 
@@ -280,7 +273,7 @@ impl Player for GreedyPlayer {
         if best.is_empty() {
             return Err("no legal move".to_string());
         }
-        Ok(best[(next_random(&mut self.seed) % best.len() as u64) as usize])
+        Ok(best[self.rng.below(best.len())])
     }
 }
 
@@ -333,7 +326,7 @@ mod tests {
     #[test]
     fn greedy_takes_material() {
         let pos: Position = "q2k4/8/8/8/8/8/8/R3K3 w - 0 1".parse().unwrap();
-        let mut g = GreedyPlayer { seed: 1 };
+        let mut g = GreedyPlayer { rng: Rng::new(1) };
         let m = g.choose(&Game::new(pos), MoveLimit::Depth(1)).unwrap();
         assert_eq!(canonical(&pos, m), "a1a8");
     }

@@ -8,6 +8,7 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 
 use legion_engine::Options;
 use legion_engine::eval::{Feature, Weights};
+use legion_engine::rng::{self, Xorshift64};
 use legion_rules::{Color, Position};
 
 use crate::player::{EnginePlayer, MoveLimit};
@@ -251,7 +252,7 @@ pub fn mini_match(
                         break;
                     }
                     let start = openings[(first_opening + i / 2) % openings.len().max(1)];
-                    let s = seed ^ (i as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+                    let s = rng::derive(seed, i as u64);
                     let a_white = i.is_multiple_of(2);
                     let (_, winner, _) = if a_white {
                         play_game(&mut pa, &mut pb, start, limit, 300, s)
@@ -293,16 +294,17 @@ pub fn spsa(
     let mut theta = vec![0.0f64; n];
     let big_a = (iterations as f64 / 10.0).max(1.0);
     let (a, c) = (0.6, 0.3);
-    let mut state = seed | 1;
+    let mut directions = Xorshift64::new(seed);
     for k in 0..iterations {
         let ck = c / ((k + 1) as f64).powf(0.101);
         let ak = a / ((k + 1) as f64 + big_a).powf(0.602);
         let delta: Vec<f64> = (0..n)
             .map(|_| {
-                state ^= state << 13;
-                state ^= state >> 7;
-                state ^= state << 17;
-                if state & 1 == 0 { 1.0 } else { -1.0 }
+                if directions.next_u64() & 1 == 0 {
+                    1.0
+                } else {
+                    -1.0
+                }
             })
             .collect();
         let plus: Vec<f64> = theta.iter().zip(&delta).map(|(t, d)| t + ck * d).collect();

@@ -6,6 +6,7 @@ use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::mpsc::channel;
 use std::sync::{Arc, Mutex};
 
+use legion_engine::rng;
 use legion_rules::game::{DrawReason, Outcome};
 use legion_rules::{Color, Game, Position, Record};
 
@@ -161,7 +162,7 @@ pub fn run(
                     // Game 2k and 2k+1 share opening k, colours swapped.
                     let opening = config.openings[(i / 2) % config.openings.len()];
                     let first_is_white = i.is_multiple_of(2);
-                    let seed = config.seed ^ (i as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+                    let seed = rng::derive(config.seed, i as u64);
                     let (game, winner, reason) = if first_is_white {
                         play_game(
                             &mut *a,

@@ -16,7 +16,7 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use legion_rules::{Color, MoveList, Position, Rules};
 
 use legion_engine::eval::{self, Feature, Weights};
-use legion_engine::{Level, Options};
+use legion_engine::{Level, Options, rng};
 
 use crate::player::{EnginePlayer, MoveLimit};
 use crate::tournament::play_game;
@@ -68,7 +68,7 @@ pub fn generate(
                         break;
                     }
                     let start = openings[i % openings.len().max(1)];
-                    let seed = 0x7E57 ^ (i as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+                    let seed = rng::derive(0x7E57, i as u64);
                     let (game, winner, _) =
                         play_game(&mut white, &mut black, start, limit, 400, seed);
                     let result = match winner {

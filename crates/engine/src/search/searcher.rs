@@ -12,8 +12,8 @@ use super::pruning::*;
 use super::threads::Shared;
 use super::time::Budget;
 use super::{Config, INF, Info, Limits, MAX_PLY, Outcome, WIN, WIN_BOUND};
-use crate::eval;
 use crate::tt::{Bound, Entry, PackedMove};
+use crate::{eval, rng};
 
 struct RootMove {
     mv: Move,
@@ -99,9 +99,7 @@ impl<'a> Searcher<'a> {
         if self.config.noise == 0 {
             return e;
         }
-        let n = self.config.noise as i64;
-        let h = (pos.hash() ^ self.config.seed).wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 20;
-        e + ((h as i64).rem_euclid(2 * n + 1) - n) as i32
+        e + rng::noise(pos.hash(), self.config.seed, self.config.noise)
     }
 
     /// Iterative deepening. Only the main thread (`id` 0) reports and
@@ -227,10 +225,7 @@ impl<'a> Searcher<'a> {
         {
             return 0;
         }
-        let h = (c.seed ^ pos.hash())
-            .wrapping_add((i as u64 + 1).wrapping_mul(0xD1B5_4A32_D192_ED03))
-            .wrapping_mul(0x9E37_79B9_7F4A_7C15);
-        ((h >> 33) % (c.variety as u64 + 1)) as i32
+        rng::pick(pos.hash(), c.seed, i, c.variety)
     }
 
     /// One pass over the root moves; keeps them sorted best first.
