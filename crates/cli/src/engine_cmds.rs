@@ -22,7 +22,7 @@ pub struct BenchArgs {
 }
 
 pub fn uci() -> Result<(), Failure> {
-    legion_engine::uci::run(io::stdin().lock(), Box::new(io::stdout()));
+    legion_engine::uci::run(io::stdin().lock(), Box::new(io::stdout()))?;
     Ok(())
 }
 
