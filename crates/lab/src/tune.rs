@@ -218,10 +218,10 @@ pub fn source(w: &Weights, note: &str) -> String {
          //! Features not listed keep their hand-set weight.\n",
     );
     s.push_str(&format!(
-        "//! {note}\n\npub const TUNED: &[(&str, i32)] = &[\n"
+        "//! {note}\n\nuse crate::eval::Feature::{{self, *}};\n\npub const TUNED: &[(Feature, i32)] = &[\n"
     ));
     for &f in Feature::ALL {
-        s.push_str(&format!("    (\"{}\", {}),\n", f.name(), w.get(f)));
+        s.push_str(&format!("    ({}, {}),\n", f.name(), w.get(f)));
     }
     s.push_str("];\n");
     s
@@ -286,6 +286,17 @@ mod tests {
         // A strong pull keeps the weight near its start.
         let held = fit(&samples, &start, 1.0, 200, 1.0, &mut |_, _| {});
         assert!(held.get(Feature::Tama) < tuned.get(Feature::Tama));
+    }
+
+    #[test]
+    fn the_written_table_is_the_committed_one() {
+        // `source` writes what the engine compiles: the committed table,
+        // from its `use` line on, is what `source` gives for those weights.
+        let committed = include_str!("../../engine/src/tuned.rs");
+        let written = source(&Weights::tuned(), "a note");
+        let table = |s: &str| s[s.find("use crate::eval").unwrap()..].to_string();
+        assert_eq!(table(&written), table(committed));
+        assert!(written.contains("//! a note\n"));
     }
 
     #[test]
