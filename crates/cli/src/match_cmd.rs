@@ -79,9 +79,10 @@ pub fn run(a: MatchArgs) -> Result<(), Failure> {
     let sprt = match &a.sprt {
         None => None,
         Some(s) => {
-            let parts: Vec<f64> = s.split(',').filter_map(|x| x.trim().parse().ok()).collect();
-            match parts.as_slice() {
-                [e0, e1] if e0 < e1 => Some((*e0, *e1)),
+            // Every part must be a number: `10,x,20` is not `10,20`.
+            let parts: Result<Vec<f64>, _> = s.split(',').map(|x| x.trim().parse()).collect();
+            match parts.as_deref() {
+                Ok([e0, e1]) if e0 < e1 => Some((*e0, *e1)),
                 _ => {
                     return Err(Failure(format!(
                         "--sprt takes ELO0,ELO1 with ELO0 < ELO1, not '{s}'"

@@ -3,7 +3,7 @@
 
 use std::io::{BufRead, BufReader, Write};
 use std::process::{Child, ChildStdin, Command, Stdio};
-use std::sync::mpsc::{Receiver, channel};
+use std::sync::mpsc::{Receiver, RecvTimeoutError, channel};
 use std::time::{Duration, Instant};
 
 use legion_rules::notation::{canonical, parse_move};
@@ -16,7 +16,8 @@ pub struct External {
     name: String,
     child: Child,
     stdin: ChildStdin,
-    lines: Receiver<String>,
+    /// The program's output lines; an error if one could not be read.
+    lines: Receiver<Result<String, String>>,
 }
 
 impl External {
@@ -33,8 +34,8 @@ impl External {
         let (tx, lines) = channel();
         std::thread::spawn(move || {
             for line in BufReader::new(stdout).lines() {
-                let Ok(line) = line else { break };
-                if tx.send(line).is_err() {
+                let failed = line.is_err();
+                if tx.send(line.map_err(|e| e.to_string())).is_err() || failed {
                     break;
                 }
             }
@@ -53,6 +54,12 @@ impl External {
         for (k, v) in options {
             e.send(&format!("setoption name {k} value {v}"))?;
         }
+        // An option the program refuses must not pass unnoticed.
+        e.send("isready")?;
+        let answers = e.wait_for("readyok", Duration::from_secs(10))?;
+        if let Some(refused) = answers.iter().find(|l| l.starts_with("info string error")) {
+            return Err(format!("{}: {refused}", e.name));
+        }
         Ok(e)
     }
 
@@ -68,14 +75,23 @@ impl External {
         loop {
             let left = deadline.saturating_duration_since(Instant::now());
             match self.lines.recv_timeout(left) {
-                Ok(line) => {
+                Ok(Ok(line)) => {
                     let done = line.starts_with(prefix);
                     seen.push(line);
                     if done {
                         return Ok(seen);
                     }
                 }
-                Err(_) => return Err(format!("{}: no '{prefix}' in time", self.name)),
+                Ok(Err(e)) => return Err(format!("{}: unreadable output: {e}", self.name)),
+                Err(RecvTimeoutError::Timeout) => {
+                    return Err(format!("{}: no '{prefix}' in time", self.name));
+                }
+                Err(RecvTimeoutError::Disconnected) => {
+                    return Err(format!(
+                        "{}: output ended before '{prefix}' (has it exited?)",
+                        self.name
+                    ));
+                }
             }
         }
     }
@@ -134,5 +150,35 @@ impl Player for External {
         // Only legal moves parse: anything else forfeits the game.
         parse_move(game.position(), &text)
             .map_err(|e| format!("{} played '{text}': {e}", self.name))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn sh(script: &str) -> Vec<String> {
+        vec!["sh".into(), "-c".into(), script.into()]
+    }
+
+    #[test]
+    fn a_refused_option_is_an_error() {
+        let fake = "while read -r l; do case \"$l\" in \
+            uci) echo 'id name fake'; echo uciok;; \
+            setoption*) echo 'info string error: unknown option';; \
+            isready) echo readyok;; quit) exit 0;; esac; done";
+        let e = External::start(&sh(fake), &[("Levle".into(), "3".into())])
+            .err()
+            .unwrap();
+        assert_eq!(e, "fake: info string error: unknown option");
+        assert!(External::start(&sh(fake), &[]).is_ok());
+    }
+
+    #[test]
+    fn a_program_that_exits_is_named_as_such() {
+        let e = External::start(&sh("read -r l; echo uciok; read -r l"), &[])
+            .err()
+            .unwrap();
+        assert!(e.contains("output ended before 'readyok'"), "{e}");
     }
 }

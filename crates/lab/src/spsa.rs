@@ -3,7 +3,6 @@
 //! mini-match between the weights nudged up and down along a random
 //! direction (docs/STRENGTH.md has the runs that made `tuned.rs`).
 
-use std::sync::Mutex;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
 use legion_engine::Options;
@@ -218,7 +217,7 @@ pub fn multipliers(groups: &[Group], theta: &[f64], sep: &str) -> String {
 }
 
 /// Score of `a` against `b` over `games` games (openings in pairs, both
-/// colours), `threads` at a time.
+/// colours), `threads` at a time; an error without openings or games.
 #[allow(clippy::too_many_arguments)]
 pub fn mini_match(
     a: &Weights,
@@ -229,9 +228,13 @@ pub fn mini_match(
     limit: MoveLimit,
     threads: usize,
     seed: u64,
-) -> f64 {
+) -> Result<f64, String> {
+    if openings.is_empty() || games == 0 {
+        return Err("a mini-match needs openings and games".to_string());
+    }
     let next = AtomicUsize::new(0);
-    let total = Mutex::new(0.0f64);
+    // In half points: a draw is 1, a win 2, so the sum is exact.
+    let half_points = AtomicUsize::new(0);
     std::thread::scope(|scope| {
         for _ in 0..threads.max(1) {
             scope.spawn(|| {
@@ -251,7 +254,7 @@ pub fn mini_match(
                     if i >= games {
                         break;
                     }
-                    let start = openings[(first_opening + i / 2) % openings.len().max(1)];
+                    let start = openings[(first_opening + i / 2) % openings.len()];
                     let s = rng::derive(seed, i as u64);
                     let a_white = i.is_multiple_of(2);
                     let (_, winner, _) = if a_white {
@@ -261,18 +264,16 @@ pub fn mini_match(
                     };
                     let a_color = if a_white { Color::White } else { Color::Black };
                     let score = match winner {
-                        None => 0.5,
-                        Some(c) if c == a_color => 1.0,
-                        Some(_) => 0.0,
+                        None => 1,
+                        Some(c) if c == a_color => 2,
+                        Some(_) => 0,
                     };
-                    if let Ok(mut t) = total.lock() {
-                        *t += score;
-                    }
+                    half_points.fetch_add(score, Ordering::Relaxed);
                 }
             });
         }
     });
-    total.into_inner().unwrap_or(0.0) / games.max(1) as f64
+    Ok(half_points.into_inner() as f64 / 2.0 / games as f64)
 }
 
 /// SPSA over the group multipliers (in log space), from `base`. Each
@@ -289,7 +290,7 @@ pub fn spsa(
     threads: usize,
     seed: u64,
     report: &mut dyn FnMut(usize, f64, &[f64]),
-) -> Vec<f64> {
+) -> Result<Vec<f64>, String> {
     let n = groups.len();
     let mut theta = vec![0.0f64; n];
     let big_a = (iterations as f64 / 10.0).max(1.0);
@@ -318,11 +319,11 @@ pub fn spsa(
             limit,
             threads,
             seed ^ k as u64,
-        );
+        )?;
         for i in 0..n {
             theta[i] = (theta[i] + ak * (2.0 * r - 1.0) / (2.0 * ck) * delta[i]).clamp(-2.3, 1.1);
         }
         report(k + 1, r, &theta);
     }
-    theta
+    Ok(theta)
 }

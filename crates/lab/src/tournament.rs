@@ -2,9 +2,9 @@
 //! openings, each opening played with both colours, several games at a
 //! time, with a per-move limit; results as wins/draws/losses, Elo and SPRT.
 
+use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::mpsc::channel;
-use std::sync::{Arc, Mutex};
 
 use legion_engine::rng;
 use legion_rules::game::{DrawReason, Outcome};
@@ -139,7 +139,6 @@ pub fn run(
     let stop = Arc::new(AtomicBool::new(false));
     let (tx, rx) = channel::<Result<GameResult, String>>();
     let workers = config.concurrency.clamp(1, 64).min(config.games.max(1));
-    let errors = Arc::new(Mutex::new(Vec::<String>::new()));
     std::thread::scope(|scope| {
         for _ in 0..workers {
             let tx = tx.clone();
@@ -150,6 +149,7 @@ pub fn run(
                     match (player::make(&config.first), player::make(&config.second)) {
                         (Ok(a), Ok(b)) => (a, b),
                         (Err(e), _) | (_, Err(e)) => {
+                            // The receiver lives until every worker is done.
                             let _ = tx.send(Err(e));
                             return;
                         }
@@ -202,6 +202,7 @@ pub fn run(
                     record.set_tag("Round", &(i + 1).to_string());
                     record.set_tag("White", &w);
                     record.set_tag("Black", &bl);
+                    // The receiver lives until every worker is done.
                     let _ = tx.send(Ok(GameResult {
                         index: i,
                         first_is_white,
@@ -215,6 +216,7 @@ pub fn run(
         drop(tx);
         let mut tally = Tally::default();
         let mut games = Vec::new();
+        let mut errors = Vec::new();
         for r in rx {
             match r {
                 Ok(g) => {
@@ -235,16 +237,13 @@ pub fn run(
                 }
                 Err(e) => {
                     stop.store(true, Ordering::Relaxed);
-                    if let Ok(mut v) = errors.lock() {
-                        v.push(e);
-                    }
+                    errors.push(e);
                 }
             }
         }
         games.sort_by_key(|g| g.index);
-        let errs = errors.lock().map(|v| v.clone()).unwrap_or_default();
-        if let Some(e) = errs.first() {
-            return Err(e.clone());
+        if let Some(e) = errors.into_iter().next() {
+            return Err(e);
         }
         let sprt = config.sprt.map(|(e0, e1)| {
             let (lower, upper) = stats::sprt_bounds(0.05, 0.05);

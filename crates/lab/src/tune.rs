@@ -10,8 +10,8 @@
 //!    reduced to its feature counts once.
 
 use std::io::{BufRead, Write};
-use std::sync::Mutex;
 use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::mpsc::channel;
 
 use legion_rules::{Color, MoveList, Position, Rules};
 
@@ -37,7 +37,8 @@ fn is_quiet(pos: &Position) -> bool {
 }
 
 /// Plays `games` self-play games (`limit` per move, `threads` at a time)
-/// and writes `LFEN;result` lines for their quiet positions.
+/// and writes `LFEN;result` lines for their quiet positions, in the order
+/// the games end; `progress` hears how many games have ended.
 pub fn generate(
     games: usize,
     limit: MoveLimit,
@@ -47,13 +48,22 @@ pub fn generate(
     out: &mut dyn Write,
     progress: &mut dyn FnMut(usize),
 ) -> std::io::Result<usize> {
+    if openings.is_empty() {
+        return Err(std::io::Error::new(
+            std::io::ErrorKind::InvalidInput,
+            "no opening positions",
+        ));
+    }
     let next = AtomicUsize::new(0);
-    let lines = Mutex::new(Vec::<String>::new());
-    let finished = AtomicUsize::new(0);
-    let written = AtomicUsize::new(0);
-    std::thread::scope(|scope| {
+    // Each game's lines, sent as it ends. The channel closes when every
+    // worker is done, a failed one included (the scope then re-raises
+    // its panic), so waiting on it cannot hang.
+    let (tx, rx) = channel::<Vec<String>>();
+    let lines = std::thread::scope(|scope| {
         for _ in 0..threads.max(1) {
-            scope.spawn(|| {
+            let tx = tx.clone();
+            let next = &next;
+            scope.spawn(move || {
                 let options = Options {
                     weights: weights.clone(),
                     hash_mb: 16,
@@ -67,7 +77,7 @@ pub fn generate(
                     if i >= games {
                         break;
                     }
-                    let start = openings[i % openings.len().max(1)];
+                    let start = openings[i % openings.len()];
                     let seed = rng::derive(0x7E57, i as u64);
                     let (game, winner, _) =
                         play_game(&mut white, &mut black, start, limit, 400, seed);
@@ -83,29 +93,25 @@ pub fn generate(
                             mine.push(format!("{};{result}", pos.to_lfen()));
                         }
                     }
-                    written.fetch_add(mine.len(), Ordering::Relaxed);
-                    if let Ok(mut l) = lines.lock() {
-                        l.extend(mine);
+                    if tx.send(mine).is_err() {
+                        // Only if this function has panicked: stop.
+                        break;
                     }
-                    finished.fetch_add(1, Ordering::Relaxed);
                 }
             });
         }
-        // Report progress from this thread while the workers play.
-        let mut last = 0;
-        while finished.load(Ordering::Relaxed) < games {
-            std::thread::sleep(std::time::Duration::from_millis(200));
-            let f = finished.load(Ordering::Relaxed);
-            if f != last {
-                progress(f);
-                last = f;
-            }
+        drop(tx);
+        let mut lines = Vec::new();
+        for (finished, mine) in rx.into_iter().enumerate() {
+            lines.extend(mine);
+            progress(finished + 1);
         }
+        lines
     });
-    for l in lines.into_inner().unwrap_or_default() {
+    for l in &lines {
         writeln!(out, "{l}")?;
     }
-    Ok(written.into_inner())
+    Ok(lines.len())
 }
 
 /// Reads `LFEN;result` lines into samples.
