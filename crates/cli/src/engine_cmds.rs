@@ -1,9 +1,10 @@
-//! Engine commands: `uci` and `bench`.
+//! Engine commands: `uci`, `bench` and `openings`.
 
 use std::io::{self, Write};
 
 use clap::Args;
 use legion_engine::{Weights, bench};
+use legion_lab::openings;
 
 use crate::Failure;
 
@@ -21,7 +22,7 @@ pub struct BenchArgs {
 }
 
 pub fn uci() -> Result<(), Failure> {
-    legion_engine::uci::run(io::stdin().lock(), Box::new(io::stdout()));
+    legion_engine::uci::run(io::stdin().lock(), Box::new(io::stdout()))?;
     Ok(())
 }
 
@@ -61,52 +62,18 @@ pub struct OpeningsArgs {
     pub seed: u64,
 }
 
-/// Short openings played by a weak, varied engine (level 5, a new seed per
-/// opening), kept only when a deeper search finds them balanced.
+/// Balanced openings (`legion_lab::openings::generate`), one LFEN a line
+/// after a header that says how they were made.
 pub fn openings(a: OpeningsArgs) -> Result<(), Failure> {
-    use legion_engine::search::Limits;
-    use legion_engine::{Engine, Options};
-    use legion_rules::Position;
-    use std::sync::atomic::AtomicBool;
-
-    let mut seen = std::collections::HashSet::new();
+    let g = openings::Generation {
+        count: a.count,
+        plies: a.plies,
+        depth: a.depth,
+        max_eval: a.max_eval,
+        seed: a.seed,
+    };
     let mut out = io::stdout().lock();
-    writeln!(
-        out,
-        "# Balanced openings: legion openings --count {} --plies {} --depth {} --max-eval {} --seed {}",
-        a.count, a.plies, a.depth, a.max_eval, a.seed
-    )?;
-    let mut picker = Engine::new(Options {
-        level: 5,
-        hash_mb: 8,
-        ..Options::default()
-    });
-    let stop = AtomicBool::new(false);
-    let mut kept = 0;
-    let mut tries = 0u64;
-    while kept < a.count && tries < a.count as u64 * 50 {
-        tries += 1;
-        picker.new_game(a.seed.wrapping_mul(1_000_003).wrapping_add(tries));
-        let mut pos = Position::initial();
-        let mut history = Vec::new();
-        for _ in 0..a.plies {
-            let r = picker.go(&pos, &history, &Limits::default(), &stop, &mut |_| {});
-            let Some(m) = r.best else { break };
-            history.push(pos.hash());
-            pos.play(m);
-        }
-        if pos.is_check() || !pos.has_legal_move() || !seen.insert(pos.hash()) {
-            continue;
-        }
-        let limits = Limits {
-            depth: Some(a.depth),
-            ..Limits::default()
-        };
-        let r = legion_engine::search_once(&pos, &limits, 8);
-        if r.score.abs() <= a.max_eval {
-            writeln!(out, "{}", pos.to_lfen())?;
-            kept += 1;
-        }
-    }
+    writeln!(out, "{}", g.header())?;
+    openings::generate(&g, &mut |pos| writeln!(out, "{}", pos.to_lfen()))?;
     Ok(())
 }

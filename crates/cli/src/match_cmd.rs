@@ -4,8 +4,9 @@ use std::io::Write;
 use std::time::Duration;
 
 use clap::Args;
-use legion_engine::player::{MoveLimit, parse_spec};
-use legion_engine::tournament::{self, MatchConfig};
+use legion_lab::openings;
+use legion_lab::player::{MoveLimit, parse_spec};
+use legion_lab::tournament::{self, MatchConfig};
 use legion_rules::Rules;
 
 use crate::Failure;
@@ -67,9 +68,9 @@ pub fn run(a: MatchArgs) -> Result<(), Failure> {
     let text = match &a.openings {
         Some(path) => std::fs::read_to_string(path)
             .map_err(|e| Failure(format!("cannot read {path}: {e}")))?,
-        None => tournament::OPENINGS.to_string(),
+        None => openings::OPENINGS.to_string(),
     };
-    let openings = tournament::openings(&text, rules).map_err(Failure)?;
+    let openings = openings::parse(&text, rules).map_err(Failure)?;
     let limit = match (a.movetime, a.nodes, a.depth) {
         (_, Some(n), _) => MoveLimit::Nodes(n.max(1)),
         (_, _, Some(d)) => MoveLimit::Depth(d.clamp(1, 60)),
@@ -78,9 +79,10 @@ pub fn run(a: MatchArgs) -> Result<(), Failure> {
     let sprt = match &a.sprt {
         None => None,
         Some(s) => {
-            let parts: Vec<f64> = s.split(',').filter_map(|x| x.trim().parse().ok()).collect();
-            match parts.as_slice() {
-                [e0, e1] if e0 < e1 => Some((*e0, *e1)),
+            // Every part must be a number: `10,x,20` is not `10,20`.
+            let parts: Result<Vec<f64>, _> = s.split(',').map(|x| x.trim().parse()).collect();
+            match parts.as_deref() {
+                Ok([e0, e1]) if e0 < e1 => Some((*e0, *e1)),
                 _ => {
                     return Err(Failure(format!(
                         "--sprt takes ELO0,ELO1 with ELO0 < ELO1, not '{s}'"
@@ -99,7 +101,6 @@ pub fn run(a: MatchArgs) -> Result<(), Failure> {
         openings,
         limit,
         concurrency: a.concurrency,
-        rules,
         max_plies: a.max_plies.max(1),
         sprt,
         seed: a.seed,
@@ -142,10 +143,10 @@ pub fn run(a: MatchArgs) -> Result<(), Failure> {
     if t.wins as f64 == n {
         // Every game won: no finite estimate; the 95% lower bound of the
         // win rate is 0.05^(1/n).
-        let bound = legion_engine::stats::elo_of(0.05f64.powf(1.0 / n));
+        let bound = legion_lab::stats::elo_of(0.05f64.powf(1.0 / n));
         println!("elo > {bound:+.1} (every game won; 95% lower bound)");
     } else if t.losses as f64 == n {
-        let bound = legion_engine::stats::elo_of(1.0 - 0.05f64.powf(1.0 / n));
+        let bound = legion_lab::stats::elo_of(1.0 - 0.05f64.powf(1.0 / n));
         println!("elo < {bound:+.1} (every game lost; 95% upper bound)");
     } else {
         println!("elo {elo:+.1} ± {margin:.1} (95% interval)");

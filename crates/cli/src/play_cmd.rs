@@ -5,8 +5,8 @@ use std::io::{self, BufRead, Write};
 use std::time::Duration;
 
 use clap::{Args, ValueEnum};
-use legion_engine::player::{EnginePlayer, MoveLimit, Player};
 use legion_engine::{Level, Options};
+use legion_lab::player::{EnginePlayer, MoveLimit, Player};
 use legion_rules::notation::{human, parse_move};
 use legion_rules::{Color, Game, INITIAL_LFEN, Position, Record, Rules};
 
@@ -125,7 +125,8 @@ pub fn run(a: PlayArgs) -> Result<(), Failure> {
             }
             // After the end only save, undo, moves and quit make sense.
             s.prompt("save FILE, undo or quit: ");
-            let Some(Ok(line)) = lines.next() else {
+            // The end of input leaves; a failed read is an error.
+            let Some(line) = lines.next().transpose()? else {
                 return Ok(());
             };
             if !s.command(line.trim(), true) {
@@ -142,7 +143,7 @@ pub fn run(a: PlayArgs) -> Result<(), Failure> {
             continue;
         }
         s.prompt(&format!("{turn} to move: "));
-        let Some(Ok(line)) = lines.next() else {
+        let Some(line) = lines.next().transpose()? else {
             s.say("");
             return Ok(());
         };
@@ -195,8 +196,10 @@ impl Session {
         match self.engine.choose(&self.game, self.limit) {
             Ok(m) => {
                 let text = human(&pos, m);
-                let _ = self.game.play(m);
-                self.say(&format!("{} plays {text}", pos.turn()));
+                match self.game.play(m) {
+                    Ok(()) => self.say(&format!("{} plays {text}", pos.turn())),
+                    Err(e) => self.say(&format!("The engine's move {text} was refused: {e}")),
+                }
             }
             Err(e) => self.say(&format!("The engine could not move: {e}")),
         }
@@ -281,8 +284,10 @@ impl Session {
                 match parse_move(&pos, line) {
                     Ok(m) => {
                         let text = human(&pos, m);
-                        let _ = self.game.play(m);
-                        self.say(&format!("You play {text}"));
+                        match self.game.play(m) {
+                            Ok(()) => self.say(&format!("You play {text}")),
+                            Err(e) => self.say(&format!("Not played: {e}")),
+                        }
                     }
                     Err(e) => self.say(&format!("Not played: {e}")),
                 }

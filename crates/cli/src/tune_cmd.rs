@@ -3,9 +3,9 @@
 use std::io::{BufReader, BufWriter};
 
 use clap::{Args, Subcommand};
-use legion_engine::player::MoveLimit;
-use legion_engine::tune;
-use legion_engine::{Feature, Weights, tournament};
+use legion_engine::{Feature, Weights};
+use legion_lab::player::MoveLimit;
+use legion_lab::{openings, spsa, tune};
 use legion_rules::Rules;
 
 use crate::Failure;
@@ -84,8 +84,7 @@ pub fn run(a: TuneArgs) -> Result<(), Failure> {
             out,
         } => {
             let weights = weights_named(&eval)?;
-            let openings =
-                tournament::openings(tournament::OPENINGS, Rules::DEFAULT).map_err(Failure)?;
+            let openings = openings::committed(Rules::DEFAULT).map_err(Failure)?;
             let file = std::fs::File::create(&out)
                 .map_err(|e| Failure(format!("cannot write {out}: {e}")))?;
             let mut w = BufWriter::new(file);
@@ -118,17 +117,16 @@ pub fn run(a: TuneArgs) -> Result<(), Failure> {
         } => {
             let base = weights_named(&start)?;
             let groups = match groups.as_str() {
-                "coarse" => tune::GROUPS,
-                "fine" => tune::FINE_GROUPS,
+                "coarse" => spsa::GROUPS,
+                "fine" => spsa::FINE_GROUPS,
                 other => {
                     return Err(Failure(format!(
                         "--groups is coarse or fine, not '{other}'"
                     )));
                 }
             };
-            let openings =
-                tournament::openings(tournament::OPENINGS, Rules::DEFAULT).map_err(Failure)?;
-            let theta = tune::spsa(
+            let openings = openings::committed(Rules::DEFAULT).map_err(Failure)?;
+            let theta = spsa::spsa(
                 groups,
                 &base,
                 iterations,
@@ -140,14 +138,15 @@ pub fn run(a: TuneArgs) -> Result<(), Failure> {
                 &mut |k, r, theta| {
                     println!(
                         "iteration {k}: plus scored {r:.3}; {}",
-                        tune::multipliers(groups, theta, "=")
+                        spsa::multipliers(groups, theta, "=")
                     );
                 },
-            );
-            let tuned = tune::scaled_by(groups, &base, &theta);
+            )
+            .map_err(Failure)?;
+            let tuned = spsa::scaled_by(groups, &base, &theta);
             let note = format!(
                 "SPSA from the {start} weights: {iterations} iterations of {games} games at {nodes} nodes a move; {}.",
-                tune::multipliers(groups, &theta, " x")
+                spsa::multipliers(groups, &theta, " x")
             );
             std::fs::write(&out, tune::source(&tuned, &note))
                 .map_err(|e| Failure(format!("cannot write {out}: {e}")))?;

@@ -116,7 +116,7 @@ fn kill_9_loses_no_acknowledged_move() {
     let mut child = Arc::new(Mutex::new(child));
     let mut port = port;
     let mut acked: Vec<String> = Vec::new();
-    let mut rng: u64 = 0x5EED;
+    let mut rng = legion_engine::rng::Xorshift64::new(0x5EED);
     for round in 0..4 {
         // Kill the server at an arbitrary moment while moves fly.
         let victim = child.clone();
@@ -158,10 +158,7 @@ fn kill_9_loses_no_acknowledged_move() {
             if legal.is_empty() {
                 break;
             }
-            rng ^= rng << 13;
-            rng ^= rng >> 7;
-            rng ^= rng << 17;
-            let mv = legal[(rng % legal.len() as u64) as usize]["canonical"]
+            let mv = legal[rng.below(legal.len())]["canonical"]
                 .as_str()
                 .unwrap()
                 .to_string();

@@ -1,6 +1,7 @@
 //! An engine instance: options, the transposition table kept between
 //! moves, and a game seed for the levels' variety.
 
+use std::sync::Arc;
 use std::sync::atomic::AtomicBool;
 
 use legion_rules::{Position, Rules};
@@ -36,13 +37,14 @@ impl Default for Options {
 
 pub struct Engine {
     options: Options,
-    tt: Table,
+    /// Shared with the `Job`s running on other threads.
+    tt: Arc<Table>,
     seed: u64,
 }
 
 impl Engine {
     pub fn new(options: Options) -> Engine {
-        let tt = Table::new(options.hash_mb);
+        let tt = Arc::new(Table::new(options.hash_mb));
         Engine {
             options,
             tt,
@@ -57,7 +59,7 @@ impl Engine {
     /// Applies new options; the table is rebuilt if its size changed.
     pub fn set_options(&mut self, options: Options) {
         if options.hash_mb != self.options.hash_mb {
-            self.tt = Table::new(options.hash_mb);
+            self.tt = Arc::new(Table::new(options.hash_mb));
         }
         self.options = options;
     }
@@ -78,8 +80,7 @@ impl Engine {
         stop: &AtomicBool,
         info: &mut dyn FnMut(&Info),
     ) -> Outcome {
-        let (limits, config) = self.prepare(limits);
-        search::search(pos, history, &limits, &config, &self.tt, stop, info)
+        self.job(limits).go(pos, history, stop, info)
     }
 
     /// The best `count` lines (MultiPV) within the same caps, best first.
@@ -91,8 +92,18 @@ impl Engine {
         stop: &AtomicBool,
         count: usize,
     ) -> Vec<Outcome> {
+        self.job(limits).lines(pos, history, stop, count)
+    }
+
+    /// A search within `limits` and the level's caps that owns what it
+    /// needs, to run on another thread while the engine stays here.
+    pub fn job(&self, limits: &Limits) -> Job {
         let (limits, config) = self.prepare(limits);
-        search::lines(pos, history, &limits, &config, &self.tt, stop, count)
+        Job {
+            limits,
+            config,
+            tt: self.tt.clone(),
+        }
     }
 
     /// The limits with the level's caps, and the search configuration.
@@ -126,5 +137,52 @@ impl Engine {
             seed: self.seed,
         };
         (limits, config)
+    }
+}
+
+/// One search of an `Engine` (`Engine::job`), sharing its table.
+pub struct Job {
+    limits: Limits,
+    config: Config,
+    tt: Arc<Table>,
+}
+
+impl Job {
+    /// The best move for `pos`, as `Engine::go`.
+    pub fn go(
+        &self,
+        pos: &Position,
+        history: &[u64],
+        stop: &AtomicBool,
+        info: &mut dyn FnMut(&Info),
+    ) -> Outcome {
+        search::search(
+            pos,
+            history,
+            &self.limits,
+            &self.config,
+            &self.tt,
+            stop,
+            info,
+        )
+    }
+
+    /// The best `count` lines, as `Engine::lines`.
+    pub fn lines(
+        &self,
+        pos: &Position,
+        history: &[u64],
+        stop: &AtomicBool,
+        count: usize,
+    ) -> Vec<Outcome> {
+        search::lines(
+            pos,
+            history,
+            &self.limits,
+            &self.config,
+            &self.tt,
+            stop,
+            count,
+        )
     }
 }

@@ -153,12 +153,12 @@ impl Weights {
     }
 
     /// Weights tuned from self-play (`legion tune`); see docs/STRENGTH.md.
+    /// The table names features, not strings: a name that is no feature
+    /// does not compile.
     pub fn tuned() -> Weights {
         let mut w = Weights::handset();
-        for (name, value) in crate::tuned::TUNED {
-            if let Some(f) = Feature::from_name(name) {
-                w.0[f as usize] = *value;
-            }
+        for &(f, value) in crate::tuned::TUNED {
+            w.0[f as usize] = value;
         }
         w
     }
@@ -475,6 +475,27 @@ mod tests {
         assert_eq!(Feature::from_name("Pawn"), None);
         for &f in Feature::ALL {
             assert_eq!(Feature::from_name(f.name()), Some(f));
+        }
+    }
+
+    #[test]
+    fn every_tuned_weight_is_set_once() {
+        // A feature listed twice would silently lose its first weight.
+        let tuned = Weights::tuned();
+        for &f in Feature::ALL {
+            let listed: Vec<i32> = crate::tuned::TUNED
+                .iter()
+                .filter(|(g, _)| *g == f)
+                .map(|&(_, v)| v)
+                .collect();
+            assert!(
+                listed.len() <= 1,
+                "{} is listed {} times",
+                f.name(),
+                listed.len()
+            );
+            let expected = listed.first().copied().unwrap_or(Weights::handset().get(f));
+            assert_eq!(tuned.get(f), expected, "{}", f.name());
         }
     }
 

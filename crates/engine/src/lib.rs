@@ -1,17 +1,15 @@
-//! The Legion engine: evaluation, search, levels for people, and the
-//! UCI-style protocol. It plays by the rules of `legion-rules` and never
-//! parses text below the protocol layer.
+//! The Legion engine: evaluation, search, levels for people, the
+//! transposition table, the UCI-style protocol and bench. It plays by the
+//! rules of `legion-rules` and never parses text below the protocol layer.
+//! Matches, tuning and statistics live in `legion-lab`.
 
 pub mod bench;
 pub mod engine;
 pub mod eval;
 pub mod levels;
-pub mod player;
+pub mod rng;
 pub mod search;
-pub mod stats;
-pub mod tournament;
 pub mod tt;
-pub mod tune;
 mod tuned;
 pub mod uci;
 

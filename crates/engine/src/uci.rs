@@ -2,10 +2,17 @@
 //! answers on one output. Searches run on their own thread so `stop` and
 //! `isready` are answered at once. Nothing here panics on bad input: every
 //! malformed command gets an `info string error: ...` line.
+//!
+//! Nothing is locked: answers go through a channel to the one thread that
+//! writes them, and a search owns what it needs (`engine::Job`), so no
+//! failure on one thread can leave the others a poisoned lock.
 
-use std::io::{BufRead, Write};
+use std::any::Any;
+use std::io::{self, BufRead, Write};
+use std::panic::{self, AssertUnwindSafe};
+use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::{Arc, Mutex};
+use std::sync::mpsc::{Sender, channel};
 use std::thread::JoinHandle;
 use std::time::Duration;
 
@@ -18,17 +25,44 @@ use crate::{Weights, eval};
 
 pub const NAME: &str = concat!("Legion ", env!("CARGO_PKG_VERSION"));
 
-type Out = Arc<Mutex<Box<dyn Write + Send>>>;
+/// Where answers go: a line sent here is written and flushed by the
+/// writer thread, in the order sent.
+#[derive(Clone)]
+struct Out(Sender<String>);
+
+/// The writer thread: writes each line and flushes it, until every sender
+/// is gone or a write fails (the reader went away); the error is `run`'s.
+fn writer(mut output: Box<dyn Write + Send>) -> (Out, JoinHandle<io::Result<()>>) {
+    let (tx, rx) = channel::<String>();
+    let thread = std::thread::spawn(move || {
+        for line in rx {
+            writeln!(output, "{line}")?;
+            output.flush()?;
+        }
+        Ok(())
+    });
+    (Out(tx), thread)
+}
 
 fn say(out: &Out, line: &str) {
-    if let Ok(mut w) = out.lock() {
-        let _ = writeln!(w, "{line}");
-        let _ = w.flush();
-    }
+    // A send fails only once the writer has stopped on a write error,
+    // which `run` reports; there is no one left to tell.
+    let _ = out.0.send(line.to_string());
 }
 
 fn error(out: &Out, msg: &str) {
     say(out, &format!("info string error: {msg}"));
+}
+
+/// The message of a panic, for the error line that reports it.
+fn panic_text(payload: &(dyn Any + Send)) -> String {
+    if let Some(s) = payload.downcast_ref::<&str>() {
+        s.to_string()
+    } else if let Some(s) = payload.downcast_ref::<String>() {
+        s.clone()
+    } else {
+        "a panic without a message".to_string()
+    }
 }
 
 /// The game as the protocol last set it.
@@ -40,7 +74,7 @@ struct Game {
 
 struct Session {
     out: Out,
-    engine: Arc<Mutex<Engine>>,
+    engine: Engine,
     options: Options,
     game: Game,
     stop: Arc<AtomicBool>,
@@ -51,12 +85,15 @@ struct Session {
     multipv: usize,
 }
 
-/// Reads commands until `quit` or the end of input.
-pub fn run(input: impl BufRead, output: Box<dyn Write + Send>) {
+/// Reads commands until `quit` or the end of input. A line that is not
+/// UTF-8 is a malformed command; an input or output that fails ends the
+/// session with that error.
+pub fn run(mut input: impl BufRead, output: Box<dyn Write + Send>) -> io::Result<()> {
     let options = Options::default();
+    let (out, written) = writer(output);
     let mut s = Session {
-        out: Arc::new(Mutex::new(output)),
-        engine: Arc::new(Mutex::new(Engine::new(options.clone()))),
+        out,
+        engine: Engine::new(options.clone()),
         options,
         game: Game {
             start: INITIAL_LFEN.to_string(),
@@ -68,19 +105,51 @@ pub fn run(input: impl BufRead, output: Box<dyn Write + Send>) {
         multipv: 1,
     };
     let mut quit = false;
-    for line in input.lines() {
-        let Ok(line) = line else { break };
-        if !s.command(line.trim()) {
+    let mut failure = None;
+    let mut bytes = Vec::new();
+    loop {
+        bytes.clear();
+        match input.read_until(b'\n', &mut bytes) {
+            Ok(0) => break,
+            Ok(_) => {}
+            Err(e) => {
+                failure = Some(e);
+                break;
+            }
+        }
+        match std::str::from_utf8(&bytes) {
+            Ok(line) => {
+                if !s.command(line.trim()) {
+                    quit = true;
+                    break;
+                }
+            }
+            Err(e) => error(&s.out, &format!("a command that is not UTF-8 ({e})")),
+        }
+        if written.is_finished() {
+            // The output failed: nobody reads the answers any more.
             quit = true;
             break;
         }
     }
     // `quit` stops at once; the end of input lets a bounded search finish,
     // so that `echo "go depth 8" | legion uci` answers.
-    if quit || s.infinite {
+    if quit || failure.is_some() || s.infinite {
         s.finish_search();
-    } else if let Some(h) = s.search.take() {
-        let _ = h.join();
+    } else {
+        s.join_search();
+    }
+    drop(s);
+    let written = match written.join() {
+        Ok(result) => result,
+        Err(p) => Err(io::Error::other(format!(
+            "the output thread failed: {}",
+            panic_text(&*p)
+        ))),
+    };
+    match failure {
+        Some(e) => Err(e),
+        None => written,
     }
 }
 
@@ -95,14 +164,16 @@ impl Session {
             "isready" => say(&self.out, "readyok"),
             "ucinewgame" => {
                 self.finish_search();
-                let seed = self.seed_from(&rest);
-                if let Ok(mut e) = self.engine.lock() {
-                    e.new_game(seed);
+                match self.seed_from(&rest) {
+                    Ok(seed) => {
+                        self.engine.new_game(seed);
+                        self.game = Game {
+                            start: INITIAL_LFEN.to_string(),
+                            moves: Vec::new(),
+                        };
+                    }
+                    Err(e) => error(&self.out, &e),
                 }
-                self.game = Game {
-                    start: INITIAL_LFEN.to_string(),
-                    moves: Vec::new(),
-                };
             }
             "setoption" => {
                 self.finish_search();
@@ -125,10 +196,15 @@ impl Session {
         true
     }
 
-    fn seed_from(&self, rest: &[&str]) -> u64 {
-        rest.first()
-            .and_then(|s| s.parse().ok())
-            .unwrap_or(0x5EED_0000 ^ self.game.moves.len() as u64)
+    /// The seed `ucinewgame` names, or one from the last game's length.
+    fn seed_from(&self, rest: &[&str]) -> Result<u64, String> {
+        match rest {
+            [] => Ok(0x5EED_0000 ^ self.game.moves.len() as u64),
+            [seed] => seed
+                .parse()
+                .map_err(|_| format!("ucinewgame takes a whole number seed, not '{seed}'")),
+            _ => Err("ucinewgame takes at most one seed".to_string()),
+        }
     }
 
     fn uci(&self) {
@@ -241,9 +317,7 @@ impl Session {
             Ok(()) => {
                 let rules_changed = o.rules != self.options.rules;
                 self.options = o.clone();
-                if let Ok(mut e) = self.engine.lock() {
-                    e.set_options(o);
-                }
+                self.engine.set_options(o);
                 if rules_changed && let Err(e) = self.replay(&self.game) {
                     error(&self.out, &format!("{e}; back to the initial position"));
                     self.game = Game {
@@ -318,20 +392,29 @@ impl Session {
         self.stop.store(false, Ordering::Relaxed);
         self.infinite = limits.infinite;
         let stop = self.stop.clone();
-        let engine = self.engine.clone();
+        let job = self.engine.job(&limits);
         let out = self.out.clone();
         let multipv = self.multipv;
         self.search = Some(std::thread::spawn(move || {
-            let Ok(engine) = engine.lock() else { return };
-            let best = if multipv > 1 {
-                let lines = engine.lines(&pos, &history, &limits, &stop, multipv);
-                for (k, o) in lines.iter().enumerate() {
-                    say(&out, &multipv_line(&pos, k + 1, o));
+            let searched = panic::catch_unwind(AssertUnwindSafe(|| {
+                if multipv > 1 {
+                    let lines = job.lines(&pos, &history, &stop, multipv);
+                    for (k, o) in lines.iter().enumerate() {
+                        say(&out, &multipv_line(&pos, k + 1, o));
+                    }
+                    lines.first().and_then(|o| o.best)
+                } else {
+                    let mut report = |i: &Info| say(&out, &info_line(&pos, i));
+                    job.go(&pos, &history, &stop, &mut report).best
                 }
-                lines.first().and_then(|o| o.best)
-            } else {
-                let mut report = |i: &Info| say(&out, &info_line(&pos, i));
-                engine.go(&pos, &history, &limits, &stop, &mut report).best
+            }));
+            let best = match searched {
+                Ok(best) => best,
+                Err(p) => {
+                    // A bug; the position and table are still sound.
+                    let why = panic_text(&*p);
+                    return error(&out, &format!("the search failed: {why}"));
+                }
             };
             // `infinite` waits for `stop` before answering.
             while limits.infinite && !stop.load(Ordering::Relaxed) {
@@ -347,8 +430,16 @@ impl Session {
     /// Stops a running search and waits for its `bestmove`.
     fn finish_search(&mut self) {
         self.stop.store(true, Ordering::Relaxed);
-        if let Some(h) = self.search.take() {
-            let _ = h.join();
+        self.join_search();
+    }
+
+    /// Waits for the running search, if any, to answer.
+    fn join_search(&mut self) {
+        if let Some(h) = self.search.take()
+            && let Err(p) = h.join()
+        {
+            let why = panic_text(&*p);
+            error(&self.out, &format!("the search thread failed: {why}"));
         }
     }
 
@@ -369,15 +460,18 @@ impl Session {
     }
 
     fn eval(&self) {
-        if let Ok((pos, _)) = self.replay(&self.game) {
-            let v = eval::evaluate(&pos, &self.options.weights);
-            say(
-                &self.out,
-                &format!(
-                    "info string eval {v} (side to move, {})",
-                    self.options.eval_name
-                ),
-            );
+        match self.replay(&self.game) {
+            Ok((pos, _)) => {
+                let v = eval::evaluate(&pos, &self.options.weights);
+                say(
+                    &self.out,
+                    &format!(
+                        "info string eval {v} (side to move, {})",
+                        self.options.eval_name
+                    ),
+                );
+            }
+            Err(e) => error(&self.out, &e),
         }
     }
 }
@@ -472,4 +566,84 @@ pub fn pv_text(pos: &Position, pv: &[Move]) -> String {
         p.play(m);
     }
     words.join(" ")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::sync::Mutex;
+
+    /// An output the test can read after `run`.
+    #[derive(Clone, Default)]
+    struct Shared(Arc<Mutex<Vec<u8>>>);
+
+    impl Write for Shared {
+        fn write(&mut self, b: &[u8]) -> io::Result<usize> {
+            self.0.lock().unwrap().extend_from_slice(b);
+            Ok(b.len())
+        }
+        fn flush(&mut self) -> io::Result<()> {
+            Ok(())
+        }
+    }
+
+    fn session(input: &[u8]) -> (io::Result<()>, Vec<String>) {
+        let out = Shared::default();
+        let result = run(input, Box::new(out.clone()));
+        let text = String::from_utf8(out.0.lock().unwrap().clone()).unwrap();
+        (result, text.lines().map(str::to_string).collect())
+    }
+
+    #[test]
+    fn answers_in_order_and_searches() {
+        let (result, lines) = session(b"uci\nisready\nposition startpos\ngo depth 2\n");
+        result.unwrap();
+        assert_eq!(
+            lines.first().map(String::as_str),
+            Some(&*format!("id name {NAME}"))
+        );
+        assert!(lines.contains(&"uciok".to_string()) && lines.contains(&"readyok".to_string()));
+        assert!(lines.last().unwrap().starts_with("bestmove "), "{lines:?}");
+    }
+
+    #[test]
+    fn malformed_lines_are_errors_not_the_end() {
+        let (result, lines) = session(b"\xff\xfe\nucinewgame soon\nucinewgame 7\nisready\n");
+        result.unwrap();
+        assert!(lines[0].starts_with("info string error: a command that is not UTF-8"));
+        assert!(lines[1].contains("ucinewgame takes a whole number seed, not 'soon'"));
+        assert_eq!(lines[2], "readyok");
+    }
+
+    struct Closed;
+
+    impl Write for Closed {
+        fn write(&mut self, _: &[u8]) -> io::Result<usize> {
+            Err(io::Error::from(io::ErrorKind::BrokenPipe))
+        }
+        fn flush(&mut self) -> io::Result<()> {
+            Ok(())
+        }
+    }
+
+    /// `isready` for ever.
+    struct Endless;
+
+    impl io::Read for Endless {
+        fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+            let line = b"isready\n";
+            let n = buf.len() / line.len() * line.len();
+            for chunk in buf[..n].chunks_mut(line.len()) {
+                chunk.copy_from_slice(line);
+            }
+            Ok(n)
+        }
+    }
+
+    #[test]
+    fn a_closed_output_ends_the_session_with_its_error() {
+        // Only the failed output can end this session.
+        let err = run(io::BufReader::new(Endless), Box::new(Closed)).unwrap_err();
+        assert_eq!(err.kind(), io::ErrorKind::BrokenPipe);
+    }
 }

@@ -5,7 +5,7 @@
 use std::sync::Arc;
 use std::time::Duration;
 
-use legion_engine::player::history;
+use legion_engine::search::history;
 use legion_engine::{Config, Engine, Limits, Options, Outcome, Table, search};
 use legion_rules::{Move, Position};
 

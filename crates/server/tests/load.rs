@@ -9,19 +9,12 @@ mod common;
 use std::time::{Duration, Instant};
 
 use common::*;
+use legion_engine::rng::Rng;
 use serde_json::{Value, json};
 
 const GAMES: usize = 200;
 const MOVES_PER_GAME: usize = 24;
 const TIME_LIMIT: Duration = Duration::from_secs(240);
-
-/// xorshift64*, seeded per game.
-fn rand(state: &mut u64) -> u64 {
-    *state ^= *state >> 12;
-    *state ^= *state << 25;
-    *state ^= *state >> 27;
-    state.wrapping_mul(0x2545_F491_4F6C_DD1D)
-}
 
 /// One client: plays its game over the socket; returns the moves it had
 /// acknowledged, in order, and each move's latency.
@@ -35,13 +28,13 @@ async fn client(
     let mut state = next(&mut ws, 30).await["state"].clone();
     let mut acked = Vec::new();
     let mut latencies = Vec::new();
-    let mut rng = seed | 1;
+    let mut rng = Rng::new(seed);
     while acked.len() < MOVES_PER_GAME {
         let legal = state["legal"].as_array().cloned().unwrap_or_default();
         if legal.is_empty() || state["status"] == "over" {
             break;
         }
-        let mv = legal[(rand(&mut rng) % legal.len() as u64) as usize]["canonical"]
+        let mv = legal[rng.below(legal.len())]["canonical"]
             .as_str()
             .unwrap()
             .to_string();

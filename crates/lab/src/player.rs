@@ -1,19 +1,17 @@
 //! Players for matches and the terminal game: the engine in-process, a
 //! uniformly random mover, a one-ply greedy material player, and an
-//! external program speaking the protocol.
+//! external program speaking the protocol (`external`).
 
-use std::io::{BufRead, BufReader, Write};
-use std::process::{Child, ChildStdin, Command, Stdio};
 use std::sync::atomic::AtomicBool;
-use std::sync::mpsc::{Receiver, channel};
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
-use legion_rules::notation::{canonical, parse_move};
-use legion_rules::{Game, Move, Position, Rules};
+use legion_rules::{Game, Move, Rules};
 
-use crate::engine::{Engine, Options};
-use crate::search::Limits;
-use crate::{Weights, eval};
+use legion_engine::rng::Rng;
+use legion_engine::search::{Limits, history};
+use legion_engine::{Engine, Options, Weights, eval};
+
+pub use crate::external::External;
 
 /// How long a player may think about one move.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -110,8 +108,8 @@ pub fn parse_spec(text: &str) -> Result<Spec, String> {
 /// Makes a player from a spec.
 pub fn make(spec: &Spec) -> Result<Box<dyn Player>, String> {
     match spec {
-        Spec::Random => Ok(Box::new(RandomPlayer { seed: 1 })),
-        Spec::Greedy => Ok(Box::new(GreedyPlayer { seed: 1 })),
+        Spec::Random => Ok(Box::new(RandomPlayer { rng: Rng::new(1) })),
+        Spec::Greedy => Ok(Box::new(GreedyPlayer { rng: Rng::new(1) })),
         Spec::Engine(pairs) => {
             let mut o = Options {
                 hash_mb: 16,
@@ -149,7 +147,7 @@ pub fn make(spec: &Spec) -> Result<Box<dyn Player>, String> {
                     "name" => name = v.clone(),
                     // w.<Feature>=<weight>: one evaluation weight, for experiments.
                     key if key.starts_with("w.") => {
-                        let f = crate::Feature::from_name(&key[2..])
+                        let f = legion_engine::Feature::from_name(&key[2..])
                             .ok_or_else(|| format!("unknown feature '{}'", &key[2..]))?;
                         o.weights.0[f as usize] = v.parse().map_err(|_| bad())?;
                     }
@@ -166,12 +164,6 @@ pub fn make(spec: &Spec) -> Result<Box<dyn Player>, String> {
         }
         Spec::External(argv, opts) => Ok(Box::new(External::start(argv, opts)?)),
     }
-}
-
-/// Hashes of the positions before the current one, for repetition.
-pub fn history(game: &Game) -> Vec<u64> {
-    let p = game.positions();
-    p[..p.len() - 1].iter().map(Position::hash).collect()
 }
 
 pub struct EnginePlayer {
@@ -218,17 +210,9 @@ impl Player for EnginePlayer {
     }
 }
 
-/// xorshift64*: small, seeded, reproducible.
-fn next_random(state: &mut u64) -> u64 {
-    *state ^= *state >> 12;
-    *state ^= *state << 25;
-    *state ^= *state >> 27;
-    state.wrapping_mul(0x2545_F491_4F6C_DD1D)
-}
-
 /// Plays a uniformly random legal move.
 pub struct RandomPlayer {
-    seed: u64,
+    rng: Rng,
 }
 
 impl Player for RandomPlayer {
@@ -237,7 +221,7 @@ impl Player for RandomPlayer {
     }
 
     fn new_game(&mut self, seed: u64, _: Rules) -> Result<(), String> {
-        self.seed = seed | 1;
+        self.rng = Rng::new(seed);
         Ok(())
     }
 
@@ -246,13 +230,13 @@ impl Player for RandomPlayer {
         if moves.is_empty() {
             return Err("no legal move".to_string());
         }
-        Ok(moves[(next_random(&mut self.seed) % moves.len() as u64) as usize])
+        Ok(moves[self.rng.below(moves.len())])
     }
 }
 
 /// Looks one ply ahead and keeps the most material (random among equals).
 pub struct GreedyPlayer {
-    seed: u64,
+    rng: Rng,
 }
 
 impl Player for GreedyPlayer {
@@ -261,7 +245,7 @@ impl Player for GreedyPlayer {
     }
 
     fn new_game(&mut self, seed: u64, _: Rules) -> Result<(), String> {
-        self.seed = seed | 1;
+        self.rng = Rng::new(seed);
         Ok(())
     }
 
@@ -289,133 +273,7 @@ impl Player for GreedyPlayer {
         if best.is_empty() {
             return Err("no legal move".to_string());
         }
-        Ok(best[(next_random(&mut self.seed) % best.len() as u64) as usize])
-    }
-}
-
-/// Another program that speaks the protocol (docs/PROTOCOL.md).
-pub struct External {
-    name: String,
-    child: Child,
-    stdin: ChildStdin,
-    lines: Receiver<String>,
-}
-
-impl External {
-    pub fn start(argv: &[String], options: &[(String, String)]) -> Result<External, String> {
-        let mut child = Command::new(&argv[0])
-            .args(&argv[1..])
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::null())
-            .spawn()
-            .map_err(|e| format!("cannot start '{}': {e}", argv.join(" ")))?;
-        let stdin = child.stdin.take().ok_or("no stdin")?;
-        let stdout = child.stdout.take().ok_or("no stdout")?;
-        let (tx, lines) = channel();
-        std::thread::spawn(move || {
-            for line in BufReader::new(stdout).lines() {
-                let Ok(line) = line else { break };
-                if tx.send(line).is_err() {
-                    break;
-                }
-            }
-        });
-        let mut e = External {
-            name: argv.join(" "),
-            child,
-            stdin,
-            lines,
-        };
-        e.send("uci")?;
-        let id = e.wait_for("uciok", Duration::from_secs(10))?;
-        if let Some(n) = id.iter().find_map(|l| l.strip_prefix("id name ")) {
-            e.name = n.to_string();
-        }
-        for (k, v) in options {
-            e.send(&format!("setoption name {k} value {v}"))?;
-        }
-        Ok(e)
-    }
-
-    fn send(&mut self, line: &str) -> Result<(), String> {
-        writeln!(self.stdin, "{line}")
-            .and_then(|_| self.stdin.flush())
-            .map_err(|e| format!("{}: {e}", self.name))
-    }
-
-    fn wait_for(&mut self, prefix: &str, timeout: Duration) -> Result<Vec<String>, String> {
-        let deadline = Instant::now() + timeout;
-        let mut seen = Vec::new();
-        loop {
-            let left = deadline.saturating_duration_since(Instant::now());
-            match self.lines.recv_timeout(left) {
-                Ok(line) => {
-                    let done = line.starts_with(prefix);
-                    seen.push(line);
-                    if done {
-                        return Ok(seen);
-                    }
-                }
-                Err(_) => return Err(format!("{}: no '{prefix}' in time", self.name)),
-            }
-        }
-    }
-}
-
-impl Drop for External {
-    fn drop(&mut self) {
-        let _ = self.send("quit");
-        let deadline = Instant::now() + Duration::from_millis(500);
-        while Instant::now() < deadline {
-            if let Ok(Some(_)) = self.child.try_wait() {
-                return;
-            }
-            std::thread::sleep(Duration::from_millis(10));
-        }
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-    }
-}
-
-impl Player for External {
-    fn name(&self) -> String {
-        self.name.clone()
-    }
-
-    fn new_game(&mut self, seed: u64, rules: Rules) -> Result<(), String> {
-        let mate = rules.mate_ends_game;
-        self.send(&format!("setoption name MateEndsGame value {mate}"))?;
-        self.send(&format!("ucinewgame {seed}"))?;
-        self.send("isready")?;
-        self.wait_for("readyok", Duration::from_secs(10))
-            .map(|_| ())
-    }
-
-    fn choose(&mut self, game: &Game, limit: MoveLimit) -> Result<Move, String> {
-        let start = game.start();
-        let mut words = vec![format!("position lfen {}", start.to_lfen())];
-        if !game.moves().is_empty() {
-            words.push("moves".to_string());
-            for (i, &m) in game.moves().iter().enumerate() {
-                words.push(canonical(&game.positions()[i], m));
-            }
-        }
-        self.send(&words.join(" "))?;
-        self.send(&format!("go {}", limit.go_args()))?;
-        let timeout = match limit {
-            MoveLimit::Time(t) => t * 3 + Duration::from_secs(2),
-            _ => Duration::from_secs(120),
-        };
-        let lines = self.wait_for("bestmove", timeout)?;
-        let text = lines
-            .last()
-            .and_then(|l| l.split_whitespace().nth(1))
-            .unwrap_or("")
-            .to_string();
-        // Only legal moves parse: anything else forfeits the game.
-        parse_move(game.position(), &text)
-            .map_err(|e| format!("{} played '{text}': {e}", self.name))
+        Ok(best[self.rng.below(best.len())])
     }
 }
 
@@ -428,6 +286,8 @@ impl std::fmt::Debug for dyn Player {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use legion_rules::Position;
+    use legion_rules::notation::canonical;
 
     #[test]
     fn specs() {
@@ -466,7 +326,7 @@ mod tests {
     #[test]
     fn greedy_takes_material() {
         let pos: Position = "q2k4/8/8/8/8/8/8/R3K3 w - 0 1".parse().unwrap();
-        let mut g = GreedyPlayer { seed: 1 };
+        let mut g = GreedyPlayer { rng: Rng::new(1) };
         let m = g.choose(&Game::new(pos), MoveLimit::Depth(1)).unwrap();
         assert_eq!(canonical(&pos, m), "a1a8");
     }

@@ -2,29 +2,19 @@
 //! openings, each opening played with both colours, several games at a
 //! time, with a per-move limit; results as wins/draws/losses, Elo and SPRT.
 
+use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::mpsc::channel;
-use std::sync::{Arc, Mutex};
 
+use legion_engine::rng;
 use legion_rules::game::{DrawReason, Outcome};
-use legion_rules::{Color, Game, Position, Record, Rules};
+use legion_rules::{Color, Game, Position, Record};
 
 use crate::player::{self, MoveLimit, Spec};
 use crate::stats::{self, Tally};
 
-/// The committed balanced openings (docs/STRENGTH.md says how they were made).
-pub const OPENINGS: &str = include_str!("../openings.txt");
-
-pub fn openings(text: &str, rules: Rules) -> Result<Vec<Position>, String> {
-    text.lines()
-        .map(str::trim)
-        .filter(|l| !l.is_empty() && !l.starts_with('#'))
-        .enumerate()
-        .map(|(i, l)| Position::from_lfen(l, rules).map_err(|e| format!("opening {}: {e}", i + 1)))
-        .collect()
-}
-
 #[derive(Clone, Debug)]
+/// A match. The rules are the openings' own (`Position::rules`).
 pub struct MatchConfig {
     pub first: Spec,
     pub second: Spec,
@@ -32,7 +22,6 @@ pub struct MatchConfig {
     pub openings: Vec<Position>,
     pub limit: MoveLimit,
     pub concurrency: usize,
-    pub rules: Rules,
     /// Games longer than this are adjudicated a draw.
     pub max_plies: usize,
     /// Stop early when the SPRT (elo0, elo1) decides, at 5% error rates.
@@ -150,7 +139,6 @@ pub fn run(
     let stop = Arc::new(AtomicBool::new(false));
     let (tx, rx) = channel::<Result<GameResult, String>>();
     let workers = config.concurrency.clamp(1, 64).min(config.games.max(1));
-    let errors = Arc::new(Mutex::new(Vec::<String>::new()));
     std::thread::scope(|scope| {
         for _ in 0..workers {
             let tx = tx.clone();
@@ -161,6 +149,7 @@ pub fn run(
                     match (player::make(&config.first), player::make(&config.second)) {
                         (Ok(a), Ok(b)) => (a, b),
                         (Err(e), _) | (_, Err(e)) => {
+                            // The receiver lives until every worker is done.
                             let _ = tx.send(Err(e));
                             return;
                         }
@@ -173,7 +162,7 @@ pub fn run(
                     // Game 2k and 2k+1 share opening k, colours swapped.
                     let opening = config.openings[(i / 2) % config.openings.len()];
                     let first_is_white = i.is_multiple_of(2);
-                    let seed = config.seed ^ (i as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+                    let seed = rng::derive(config.seed, i as u64);
                     let (game, winner, reason) = if first_is_white {
                         play_game(
                             &mut *a,
@@ -213,6 +202,7 @@ pub fn run(
                     record.set_tag("Round", &(i + 1).to_string());
                     record.set_tag("White", &w);
                     record.set_tag("Black", &bl);
+                    // The receiver lives until every worker is done.
                     let _ = tx.send(Ok(GameResult {
                         index: i,
                         first_is_white,
@@ -226,6 +216,7 @@ pub fn run(
         drop(tx);
         let mut tally = Tally::default();
         let mut games = Vec::new();
+        let mut errors = Vec::new();
         for r in rx {
             match r {
                 Ok(g) => {
@@ -246,16 +237,13 @@ pub fn run(
                 }
                 Err(e) => {
                     stop.store(true, Ordering::Relaxed);
-                    if let Ok(mut v) = errors.lock() {
-                        v.push(e);
-                    }
+                    errors.push(e);
                 }
             }
         }
         games.sort_by_key(|g| g.index);
-        let errs = errors.lock().map(|v| v.clone()).unwrap_or_default();
-        if let Some(e) = errs.first() {
-            return Err(e.clone());
+        if let Some(e) = errors.into_iter().next() {
+            return Err(e);
         }
         let sprt = config.sprt.map(|(e0, e1)| {
             let (lower, upper) = stats::sprt_bounds(0.05, 0.05);

@@ -1,0 +1,298 @@
+//! The search: iterative deepening principal-variation alpha-beta with a
+//! shared transposition table, quiescence, move ordering, pruning that is
+//! safe in this game, and Lazy SMP threads.
+//!
+//! - `searcher`: one thread's alpha-beta, quiescence and root.
+//! - `ordering`: the order moves are tried in (hash move, captures,
+//!   killers, history).
+//! - `pruning`: every margin and reduction, named, with why.
+//! - `time`: how much of the clock a move gets, when to stop.
+//! - `threads`: the Lazy SMP driver.
+//!
+//! What is particular to Legion:
+//! - A side with no legal move loses (5.2); that is the only terminal. A
+//!   mate under the default rules is not terminal: `play` removes the
+//!   King (5.1) and the search goes on in Phase 2; under `mate-ends-game`
+//!   the mated side has no move and loses.
+//! - When a Legion capture is compulsory (4.2), the side to move may not
+//!   stand pat in quiescence and may not pass (no null move): it must
+//!   capture.
+//! - Null-move pruning is also off in check and when the side to move has
+//!   no chess piece besides its King (draughts-like positions are full of
+//!   zugzwang).
+
+mod ordering;
+mod pruning;
+mod searcher;
+mod threads;
+mod time;
+
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::Duration;
+
+use legion_rules::{Game, Move, Position};
+
+use crate::eval::Weights;
+use crate::tt::Table;
+
+/// Scores: a win is `WIN - plies to it`; anything beyond `WIN_BOUND` is a
+/// forced result.
+pub const INF: i32 = 32_000;
+pub const WIN: i32 = 31_000;
+pub const WIN_BOUND: i32 = WIN - 1_000;
+pub const MAX_PLY: usize = 100;
+
+/// How long and how deep to search (protocol `go`).
+#[derive(Clone, Debug, Default)]
+pub struct Limits {
+    pub depth: Option<i32>,
+    pub nodes: Option<u64>,
+    pub movetime: Option<Duration>,
+    pub wtime: Option<Duration>,
+    pub btime: Option<Duration>,
+    pub winc: Option<Duration>,
+    pub binc: Option<Duration>,
+    pub movestogo: Option<u32>,
+    pub infinite: bool,
+    /// Search only these root moves (protocol `go searchmoves`); empty: all.
+    pub searchmoves: Vec<Move>,
+}
+
+/// Settings of one search beyond its limits: evaluation and the handicaps
+/// of the levels for people.
+#[derive(Clone, Debug)]
+pub struct Config {
+    pub weights: Weights,
+    pub threads: usize,
+    /// Amplitude of a deterministic per-position noise added to the
+    /// evaluation (weaker levels).
+    pub noise: i32,
+    /// Random bonus (0..=variety) given to each root move, so that moves
+    /// this close to the best are chosen at random: games differ.
+    pub variety: i32,
+    /// Apply `variety` only before this full-move number (0: always).
+    pub variety_until_move: u32,
+    pub seed: u64,
+}
+
+impl Default for Config {
+    fn default() -> Config {
+        Config {
+            weights: Weights::default(),
+            threads: 1,
+            noise: 0,
+            variety: 0,
+            variety_until_move: 0,
+            seed: 0x1E61_0000_0000_0001,
+        }
+    }
+}
+
+/// What the search reports after each completed depth.
+#[derive(Clone, Debug)]
+pub struct Info {
+    pub depth: i32,
+    pub seldepth: i32,
+    pub score: i32,
+    pub nodes: u64,
+    pub time: Duration,
+    pub pv: Vec<Move>,
+    pub hashfull: u32,
+}
+
+#[derive(Clone, Debug)]
+pub struct Outcome {
+    pub best: Option<Move>,
+    pub score: i32,
+    pub depth: i32,
+    pub nodes: u64,
+    pub time: Duration,
+    pub pv: Vec<Move>,
+}
+
+/// A score as the protocol shows it: `cp N`, `win N` or `loss N` (moves).
+pub fn score_text(score: i32) -> String {
+    if score > WIN_BOUND {
+        format!("win {}", (WIN - score + 1) / 2)
+    } else if score < -WIN_BOUND {
+        format!("loss {}", (WIN + score + 1) / 2)
+    } else {
+        format!("cp {score}")
+    }
+}
+
+/// Searches `pos`: `history` holds the hashes of the positions before it
+/// in the game (for repetition). `info` hears of every completed depth.
+pub fn search(
+    pos: &Position,
+    history: &[u64],
+    limits: &Limits,
+    config: &Config,
+    tt: &Table,
+    stop: &AtomicBool,
+    info: &mut dyn FnMut(&Info),
+) -> Outcome {
+    threads::run(pos, history, limits, config, tt, stop, info)
+}
+
+/// The best `count` lines (MultiPV), best first: one search a line, each
+/// without the first moves of the lines before it, sharing the time and
+/// the table. With `count` 1 it is `search` itself; there is always at
+/// least one line (without a legal move, the search's verdict).
+#[allow(clippy::too_many_arguments)]
+pub fn lines(
+    pos: &Position,
+    history: &[u64],
+    limits: &Limits,
+    config: &Config,
+    tt: &Table,
+    stop: &AtomicBool,
+    count: usize,
+) -> Vec<Outcome> {
+    let mut candidates: Vec<Move> = pos.legal_moves().into_iter().collect();
+    if !limits.searchmoves.is_empty() {
+        candidates.retain(|m| limits.searchmoves.contains(m));
+    }
+    if candidates.is_empty() {
+        // No move to search: the one "line" is the search's verdict.
+        return vec![search(pos, history, limits, config, tt, stop, &mut |_| {})];
+    }
+    let count = count.clamp(1, candidates.len());
+    let mut each = limits.clone();
+    each.movetime = limits.movetime.map(|t| t / count as u32);
+    each.nodes = limits.nodes.map(|n| n / count as u64);
+    let mut out: Vec<Outcome> = Vec::with_capacity(count);
+    for _ in 0..count {
+        each.searchmoves = candidates.clone();
+        let o = search(pos, history, &each, config, tt, stop, &mut |_| {});
+        let Some(best) = o.best else { break };
+        candidates.retain(|m| *m != best);
+        out.push(o);
+        if candidates.is_empty() || stop.load(Ordering::Relaxed) {
+            break;
+        }
+    }
+    out
+}
+
+/// The `history` argument of `search` for a game: the hashes of the
+/// positions before the current one, for repetition.
+pub fn history(game: &Game) -> Vec<u64> {
+    let p = game.positions();
+    p[..p.len() - 1].iter().map(Position::hash).collect()
+}
+
+/// One search with a fresh table of `table_mb` megabytes and the default
+/// configuration: for tools and tests that need one answer.
+pub fn search_once(pos: &Position, limits: &Limits, table_mb: usize) -> Outcome {
+    let tt = Table::new(table_mb);
+    let stop = AtomicBool::new(false);
+    search(
+        pos,
+        &[],
+        limits,
+        &Config::default(),
+        &tt,
+        &stop,
+        &mut |_| {},
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use legion_rules::notation::canonical;
+
+    fn depth(d: i32) -> Limits {
+        Limits {
+            depth: Some(d),
+            ..Limits::default()
+        }
+    }
+
+    fn best(lfen: &str, d: i32) -> (String, i32) {
+        let pos: Position = lfen.parse().unwrap();
+        let out = search_once(&pos, &depth(d), 8);
+        (canonical(&pos, out.best.unwrap()), out.score)
+    }
+
+    #[test]
+    fn searchmoves_and_lines() {
+        // The Rook a1 can take the undefended Queen a8; told to search
+        // only Rook moves along the first rank, it finds none that wins it.
+        let pos: Position = "q2k4/8/8/8/8/8/8/R3K3 w - 0 1".parse().unwrap();
+        let legal = pos.legal_moves();
+        let only: Vec<Move> = legal
+            .iter()
+            .copied()
+            .filter(|m| canonical(&pos, *m) == "a1b1" || canonical(&pos, *m) == "a1c1")
+            .collect();
+        let limits = Limits {
+            depth: Some(3),
+            searchmoves: only.clone(),
+            ..Limits::default()
+        };
+        let table = Table::new(4);
+        let stop = AtomicBool::new(false);
+        let out = search(
+            &pos,
+            &[],
+            &limits,
+            &Config::default(),
+            &table,
+            &stop,
+            &mut |_| {},
+        );
+        assert!(only.contains(&out.best.unwrap()));
+        // Three lines: the capture first, then two other moves, all different.
+        let three = lines(&pos, &[], &depth(4), &Config::default(), &table, &stop, 3);
+        let firsts: Vec<String> = three
+            .iter()
+            .map(|o| canonical(&pos, o.best.unwrap()))
+            .collect();
+        assert_eq!(three.len(), 3);
+        assert_eq!(firsts[0], "a1a8");
+        assert!(firsts[1] != firsts[2] && !firsts[1..].contains(&"a1a8".to_string()));
+        assert!(three[0].score >= three[1].score && three[1].score >= three[2].score - 1);
+        // More lines than moves: one line a move.
+        let pos: Position = "k7/8/8/8/8/8/8/7K w - 0 1".parse().unwrap();
+        let n = pos.legal_moves().len();
+        assert_eq!(
+            lines(&pos, &[], &depth(2), &Config::default(), &table, &stop, 10).len(),
+            n
+        );
+    }
+
+    #[test]
+    fn takes_a_free_queen() {
+        // The Rook a1 can take the undefended Queen a8.
+        let (m, s) = best("q2k4/8/8/8/8/8/8/R3K3 w - 0 1", 4);
+        assert_eq!(m, "a1a8");
+        assert!(s > 500, "{s}");
+    }
+
+    #[test]
+    fn sees_a_win_by_leaving_the_opponent_without_moves() {
+        // The Queen b6 boxes the Black King a8 in. Rh8 mates (the King is
+        // removed, 5.1, and Black has nothing left); a quiet move leaves
+        // Black without a move too. Either way Black loses at once (5.2).
+        let (m, s) = best("k7/8/1Q6/8/8/8/8/4K2R w - 0 1", 3);
+        assert_eq!(s, WIN - 1, "{m}");
+    }
+
+    #[test]
+    fn no_legal_move_is_a_loss_for_the_side_to_move() {
+        let pos: Position = "k7/8/1Q6/8/8/8/8/7K b - 0 1".parse().unwrap();
+        let out = search_once(&pos, &depth(3), 1);
+        assert!(out.best.is_none());
+        assert_eq!(out.score, -WIN);
+    }
+
+    #[test]
+    fn score_texts() {
+        assert_eq!(score_text(35), "cp 35");
+        assert_eq!(score_text(WIN - 1), "win 1");
+        assert_eq!(score_text(WIN - 3), "win 2");
+        assert_eq!(score_text(-WIN + 2), "loss 1");
+    }
+}

@@ -1,0 +1,62 @@
+//! The thread driver (Lazy SMP): helper threads search the same position
+//! with the shared transposition table, half of them starting one depth
+//! deeper so that they fill the table ahead of the main thread; the main
+//! thread alone reports, decides when to stop, and gives the answer.
+
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::time::Instant;
+
+use legion_rules::Position;
+
+use super::searcher::Searcher;
+use super::time::Budget;
+use super::{Config, Info, Limits, Outcome};
+use crate::tt::Table;
+
+/// State shared by the threads of one search.
+pub(super) struct Shared<'a> {
+    pub tt: &'a Table,
+    /// The caller's stop request; only read.
+    pub external: &'a AtomicBool,
+    /// Set when any thread decides the search is over.
+    pub stop: AtomicBool,
+    pub nodes: AtomicU64,
+}
+
+/// Searches `pos` on `config.threads` threads (at least one) and returns
+/// the main thread's outcome with the nodes of all.
+pub(super) fn run(
+    pos: &Position,
+    history: &[u64],
+    limits: &Limits,
+    config: &Config,
+    tt: &Table,
+    stop: &AtomicBool,
+    info: &mut dyn FnMut(&Info),
+) -> Outcome {
+    let start = Instant::now();
+    let shared = Shared {
+        tt,
+        external: stop,
+        stop: AtomicBool::new(false),
+        nodes: AtomicU64::new(0),
+    };
+    let budget = Budget::new(limits, pos.turn(), start);
+    let threads = config.threads.max(1);
+    let mut out = std::thread::scope(|scope| {
+        let shared = &shared;
+        for id in 1..threads {
+            scope.spawn(move || {
+                let mut t = Searcher::new(shared, config, id, budget.helper(), history);
+                t.iterate(pos, limits, &mut |_| {});
+            });
+        }
+        let mut t = Searcher::new(shared, config, 0, budget, history);
+        let out = t.iterate(pos, limits, info);
+        shared.stop.store(true, Ordering::Relaxed);
+        out
+    });
+    out.nodes = shared.nodes.load(Ordering::Relaxed);
+    out.time = start.elapsed();
+    out
+}
