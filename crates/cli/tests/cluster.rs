@@ -191,7 +191,13 @@ fn next_random(x: &mut u64) -> u64 {
 
 /// Plays one game through WebSockets on server `home`, moving to the next
 /// live server whenever its server dies.
-async fn play(game: Arc<Game>, home: usize, alive: Alive, shared: Arc<Shared>) -> Played {
+async fn play(
+    game: Arc<Game>,
+    home: usize,
+    alive: Alive,
+    shared: Arc<Shared>,
+    pace: Option<Duration>,
+) -> Played {
     let mut out = Played {
         acked: Vec::new(),
         in_flight: None,
@@ -200,6 +206,10 @@ async fn play(game: Arc<Game>, home: usize, alive: Alive, shared: Arc<Shared>) -
     };
     let mut rng = 0x9E37_79B9_7F4A_7C15u64 ^ (game.index as u64 + 1);
     let mut node = home;
+    if let Some(p) = pace {
+        // Spread over the pause, not all at once: a steady load.
+        tokio::time::sleep(p.mul_f64((next_random(&mut rng) % 1000) as f64 / 1000.0)).await;
+    }
     'connection: loop {
         let (i, port) = alive.at(node);
         node = i;
@@ -271,6 +281,9 @@ async fn play(game: Arc<Game>, home: usize, alive: Alive, shared: Arc<Shared>) -
                         continue 'connection;
                     }
                 }
+            }
+            if let Some(p) = pace {
+                tokio::time::sleep(p).await;
             }
             // Our own move's update follows the ack.
             while state["ply"].as_u64().is_none_or(|p| (p as usize) <= ply) {
@@ -410,13 +423,15 @@ struct Run {
 }
 
 /// Plays `games` games on the servers of `alive` (players on server
-/// i % n, watchers on the next), killing `kill` after a third of the moves.
+/// i % n, watchers on the next), killing `kill` after a third of the moves;
+/// each player waits `pace` after each of its moves, if given.
 async fn run(
     alive: Alive,
     nodes: &mut [Node],
     games: usize,
     engine_games: usize,
     kill: Option<usize>,
+    pace: Option<Duration>,
 ) -> Run {
     let n = nodes.len();
     let shared = Arc::new(Shared::default());
@@ -460,7 +475,10 @@ async fn run(
     let started = Instant::now();
     let players: Vec<_> = list
         .iter()
-        .map(|g| tokio::spawn(play(g.clone(), g.index % n, alive.clone(), shared.clone())))
+        .map(|g| {
+            let home = g.index % n;
+            tokio::spawn(play(g.clone(), home, alive.clone(), shared.clone(), pace))
+        })
         .collect();
     let mut killed = false;
     if let Some(k) = kill {
@@ -539,7 +557,7 @@ fn three_servers_one_killed() {
             .ok()
             .and_then(|g| g.parse().ok())
             .unwrap_or(200);
-        let r = run(alive, &mut nodes, games, games * 3 / 20, Some(2)).await;
+        let r = run(alive, &mut nodes, games, games * 3 / 20, Some(2), None).await;
         assert!(r.killed);
         // The database, as it is: every game's moves by ply.
         let mut db = <sqlx::PgConnection as sqlx::Connection>::connect(&url)
@@ -612,6 +630,10 @@ fn three_servers_one_killed() {
     });
 }
 
+/// A player's pause after each move in the steady run: 200 games offer
+/// about 200 moves a second.
+const STEADY: Duration = Duration::from_millis(1000);
+
 #[test]
 #[ignore = "a benchmark: docs/BENCHMARKS.md"]
 fn benchmark() {
@@ -629,28 +651,41 @@ fn benchmark() {
             let alive = Alive(Arc::new(Mutex::new(
                 nodes.iter().map(|n| Some(n.port)).collect(),
             )));
-            let r = run(alive, &mut nodes, 200, 0, None).await;
-            for (g, w) in &r.watched {
-                assert!(w.out_of_order.is_empty(), "game {}", g.id);
+            // As fast as the players can (throughput), then at a steady
+            // pace well below it (latency: a move seen on another server).
+            let flood = run(alive.clone(), &mut nodes, 200, 0, None, None).await;
+            let steady = run(alive, &mut nodes, 200, 0, None, Some(STEADY)).await;
+            for r in [&flood, &steady] {
+                for (g, w) in &r.watched {
+                    assert!(w.out_of_order.is_empty(), "game {}", g.id);
+                }
             }
+            let ms = |d: Duration| d.as_secs_f64() * 1e3;
             let line = format!(
-                "| {name} | {count} | {:.0} | {:.1} | {:.1} | {:.1} | {:.1} |",
-                r.moves_per_s,
-                r.move_p50.as_secs_f64() * 1e3,
-                r.move_p99.as_secs_f64() * 1e3,
-                r.seen_p50.as_secs_f64() * 1e3,
-                r.seen_p99.as_secs_f64() * 1e3,
+                "| {name} | {count} | {:.0} | {:.1} | {:.1} | {:.0} | {:.1} | {:.1} | {:.1} | {:.1} |",
+                flood.moves_per_s,
+                ms(flood.move_p50),
+                ms(flood.move_p99),
+                steady.moves_per_s,
+                ms(steady.move_p50),
+                ms(steady.move_p99),
+                ms(steady.seen_p50),
+                ms(steady.seen_p99),
             );
             eprintln!("{line}");
             rows.push(json!({
-                "database": name, "servers": count, "moves_per_s": r.moves_per_s,
-                "move_p50_ms": r.move_p50.as_secs_f64() * 1e3,
-                "move_p99_ms": r.move_p99.as_secs_f64() * 1e3,
-                "seen_p50_ms": r.seen_p50.as_secs_f64() * 1e3,
-                "seen_p99_ms": r.seen_p99.as_secs_f64() * 1e3,
+                "database": name, "servers": count,
+                "flood": {"moves_per_s": flood.moves_per_s,
+                    "move_p50_ms": ms(flood.move_p50), "move_p99_ms": ms(flood.move_p99),
+                    "seen_p50_ms": ms(flood.seen_p50), "seen_p99_ms": ms(flood.seen_p99)},
+                "steady": {"moves_per_s": steady.moves_per_s,
+                    "move_p50_ms": ms(steady.move_p50), "move_p99_ms": ms(steady.move_p99),
+                    "seen_p50_ms": ms(steady.seen_p50), "seen_p99_ms": ms(steady.seen_p99)},
             }));
         }
-        eprintln!("| database | servers | moves/s | move p50 ms | move p99 ms | seen elsewhere p50 ms | p99 ms |");
+        eprintln!(
+            "| database | servers | flood: moves/s | move p50 ms | p99 ms | steady: moves/s | move p50 ms | p99 ms | seen on another server p50 ms | p99 ms |"
+        );
         if let Ok(dir) = std::env::var("LEGION_FIGURES") {
             let path = std::path::Path::new(&dir).join("cluster.json");
             std::fs::write(&path, serde_json::to_string_pretty(&rows).unwrap()).unwrap();

@@ -138,14 +138,18 @@ impl Hub {
         Ok(())
     }
 
-    /// Another server announced version `version` of game `id`: if anyone
-    /// here watches it and this copy is older, read it again.
+    /// Another server announced version `version` of game `id` (with the
+    /// move it added, if any): if anyone here watches the game and this
+    /// copy is older, bring it up to date.
     fn heard(self: &Arc<Self>, payload: &str) {
-        let Some((id, version)) = payload.split_once(' ') else {
+        let mut words = payload.split(' ');
+        let (Some(id), Some(Ok(version))) = (words.next(), words.next().map(str::parse::<i64>))
+        else {
             return;
         };
-        let Ok(version) = version.parse::<i64>() else {
-            return;
+        let added = match (words.next().map(str::parse::<usize>), words.next()) {
+            (Some(Ok(ply)), Some(text)) => Some((ply, text.to_string())),
+            _ => None,
         };
         let Some(handle) = self.games.peek(id) else {
             return;
@@ -157,10 +161,36 @@ impl Hub {
             if g.row.version >= version || g.tx.receiver_count() == 0 {
                 return;
             }
-            if let Err(e) = hub.reload(&mut g, &handle).await {
+            if let Err(e) = hub.catch_up(&mut g, &handle, version, added).await {
                 tracing::warn!(game = %g.row.id, "cannot read the game again: {e}");
             }
         });
+    }
+
+    /// Brings a copy up to `version`: the next move needs only the row;
+    /// anything else, the whole game.
+    async fn catch_up(
+        self: &Arc<Self>,
+        g: &mut Live,
+        handle: &Handle,
+        version: i64,
+        added: Option<(usize, String)>,
+    ) -> crate::error::ApiResult<()> {
+        if let Some((ply, text)) = added
+            && version == g.row.version + 1
+            && ply == g.played()
+            && let Some(row) = self.store.row(&g.row.id).await?
+            && row.version == version
+            && g.take_move(row, &text).is_ok()
+        {
+            self.metrics.moves_heard.inc();
+            g.publish(true, crate::ids::now_ms(), self.first_move_ms);
+            if g.engine_to_move() && !g.engine_thinking {
+                self.start_engine(g, handle).await;
+            }
+            return Ok(());
+        }
+        self.reload(g, handle).await
     }
 
     /// Reads again every watched game whose stored version differs (after

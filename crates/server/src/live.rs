@@ -282,6 +282,28 @@ impl Live {
         change
     }
 
+    /// Plays a move another server stored, with the row it stored with it.
+    pub fn take_move(&mut self, row: GameRow, text: &str) -> Result<(), String> {
+        let before = *self.game.position();
+        let m = parse_move(&before, text).map_err(|e| format!("stored move '{text}': {e}"))?;
+        let mut next = self.game.clone();
+        next.play(m).map_err(|e| e.to_string())?;
+        if let Some(d) = row.declared {
+            apply_declared(&mut next, d);
+        }
+        let ply = self.played();
+        self.moves.push(to_json(&view::played_move(
+            &before,
+            m,
+            ply + 1,
+            next.position(),
+        )));
+        self.stop_engine();
+        self.game = next;
+        self.row = row;
+        Ok(())
+    }
+
     /// Stops the engine's search, if one runs for this game.
     pub fn stop_engine(&mut self) {
         if let Some(s) = self.engine_stop.take() {

@@ -20,6 +20,8 @@ pub struct Metrics {
     pub games_created: Counter,
     /// Games read again because another server changed them.
     pub reloads: Counter,
+    /// Moves of other servers taken from their announcement (and the row).
+    pub moves_heard: Counter,
     pub games_in_memory: Gauge,
     pub engine_waiting: Gauge,
     pub engine_running: Gauge,
@@ -34,6 +36,7 @@ impl Default for Metrics {
             moves: Counter::default(),
             games_created: Counter::default(),
             reloads: Counter::default(),
+            moves_heard: Counter::default(),
             games_in_memory: Gauge::default(),
             engine_waiting: Gauge::default(),
             engine_running: Gauge::default(),
@@ -51,6 +54,11 @@ impl Default for Metrics {
             "game_reloads",
             "Games read again because another server changed them",
             m.reloads.clone(),
+        );
+        registry.register(
+            "moves_heard",
+            "Moves of other servers taken from their announcement",
+            m.moves_heard.clone(),
         );
         registry.register(
             "games_in_memory",

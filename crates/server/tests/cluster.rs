@@ -89,6 +89,9 @@ async fn a_move_on_one_server_reaches_watchers_on_another() {
         assert_eq!(seen["lfen"], st["lfen"]);
     }
     eprintln!("slowest move seen across servers: {slowest:?}");
+    // A's five moves reached B's watcher from their announcement (and the
+    // row), without reading the whole game again.
+    assert_eq!(b.hub.metrics().moves_heard.get(), 5);
     assert!(slowest < Duration::from_secs(2), "{slowest:?}");
 }
 

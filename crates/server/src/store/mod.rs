@@ -332,6 +332,17 @@ impl Store {
         matches!(self, Store::Postgres(_))
     }
 
+    /// A game's row without its moves, if there is such a game.
+    pub async fn row(&self, id: &str) -> Result<Option<GameRow>, StoreError> {
+        match self {
+            Store::Sqlite(s) => Ok(s
+                .blocking(id.to_string(), |s, id| s.load(&id))
+                .await?
+                .map(|(row, _)| row)),
+            Store::Postgres(p) => p.row(id).await,
+        }
+    }
+
     /// A game's version (how many writes it has had), if there is such a game.
     pub async fn version(&self, id: &str) -> Result<Option<i64>, StoreError> {
         match self {

@@ -105,6 +105,16 @@ impl PgStore {
         &self.pool
     }
 
+    pub async fn row(&self, id: &str) -> Result<Option<GameRow>, StoreError> {
+        let row = sqlx::query(AssertSqlSafe(format!(
+            "SELECT {COLUMNS} FROM games WHERE id = $1"
+        )))
+        .bind(id)
+        .fetch_optional(&self.pool)
+        .await?;
+        row.map(|r| raw_row(&r)?.check()).transpose()
+    }
+
     pub async fn version(&self, id: &str) -> Result<Option<i64>, StoreError> {
         Ok(
             sqlx::query_scalar("SELECT version FROM games WHERE id = $1")
@@ -394,7 +404,7 @@ async fn apply(tx: &mut Transaction<'_, Postgres>, w: &Write) -> Result<(), Stor
             .bind(g.version)
             .execute(&mut **tx)
             .await?;
-            changed(tx, g).await?;
+            changed(tx, g, None).await?;
         }
         Write::Append {
             row,
@@ -414,6 +424,7 @@ async fn apply(tx: &mut Transaction<'_, Postgres>, w: &Write) -> Result<(), Stor
             .bind(now_ms)
             .execute(&mut **tx)
             .await?;
+            changed(tx, row, Some((*ply, text))).await?;
         }
         Write::Truncate { row, ply } => {
             update_row(tx, row).await?;
@@ -422,8 +433,12 @@ async fn apply(tx: &mut Transaction<'_, Postgres>, w: &Write) -> Result<(), Stor
                 .bind(*ply as i32)
                 .execute(&mut **tx)
                 .await?;
+            changed(tx, row, None).await?;
         }
-        Write::Update(row) => update_row(tx, row).await?,
+        Write::Update(row) => {
+            update_row(tx, row).await?;
+            changed(tx, row, None).await?;
+        }
         Write::Import(_) => unreachable!("handled above"),
         Write::Analysis { id, report } => {
             sqlx::query(
@@ -439,8 +454,7 @@ async fn apply(tx: &mut Transaction<'_, Postgres>, w: &Write) -> Result<(), Stor
     Ok(())
 }
 
-/// Saves the row if it is the next version of the stored one, and
-/// announces the change.
+/// Saves the row if it is the next version of the stored one.
 async fn update_row(tx: &mut Transaction<'_, Postgres>, g: &GameRow) -> Result<(), StoreError> {
     let c = g.clock;
     let done = sqlx::query(
@@ -469,13 +483,19 @@ async fn update_row(tx: &mut Transaction<'_, Postgres>, g: &GameRow) -> Result<(
     if done.rows_affected() == 0 {
         return Err(StoreError::Stale(g.id.clone()));
     }
-    changed(tx, g).await
+    Ok(())
 }
 
 /// What every change of a game does besides its row: the engine's move is
 /// made a job (or stops being one), and the change is announced (on
-/// commit: a rolled-back change is never heard).
-async fn changed(tx: &mut Transaction<'_, Postgres>, g: &GameRow) -> Result<(), StoreError> {
+/// commit: a rolled-back change is never heard) as "<id> <version>", with
+/// " <ply> <move>" when it added a move, so that a server that has the
+/// version before needs only the row.
+async fn changed(
+    tx: &mut Transaction<'_, Postgres>,
+    g: &GameRow,
+    appended: Option<(usize, &str)>,
+) -> Result<(), StoreError> {
     match g.engine_ply {
         Some(ply) => {
             // A new ply is a new job; any other change keeps the claim.
@@ -501,7 +521,10 @@ async fn changed(tx: &mut Transaction<'_, Postgres>, g: &GameRow) -> Result<(), 
     }
     sqlx::query("SELECT pg_notify($1, $2)")
         .bind(CHANNEL)
-        .bind(format!("{} {}", g.id, g.version))
+        .bind(match appended {
+            Some((ply, text)) => format!("{} {} {ply} {text}", g.id, g.version),
+            None => format!("{} {}", g.id, g.version),
+        })
         .execute(&mut **tx)
         .await?;
     Ok(())
