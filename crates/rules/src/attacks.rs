@@ -166,6 +166,10 @@ pub fn diagonal_step(d: usize, sq: Square) -> Option<Square> {
     if s < 64 { Some(Square::new(s)) } else { None }
 }
 
+/// The change of square index one step along diagonal `d` makes: the
+/// shift [`shift_diagonal`] applies to the squares it keeps.
+pub(crate) const DIAGONAL_DELTA: [i32; 4] = [9, 7, -7, -9];
+
 /// One step along diagonal `d` for every square of a set.
 #[inline]
 pub fn shift_diagonal(d: usize, b: Bitboard) -> Bitboard {
@@ -409,6 +413,7 @@ mod tests {
                     shift_diagonal(d, Bitboard::from(s))
                 );
                 if let Some(n) = step {
+                    assert_eq!(n.index() as i32 - s.index() as i32, DIAGONAL_DELTA[d]);
                     assert_eq!(diagonal_step(opposite(d), n), Some(s));
                     assert!(diagonal_ray(d, s).contains(n));
                 }

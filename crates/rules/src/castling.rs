@@ -14,7 +14,19 @@ pub enum CastlingSide {
 }
 
 impl CastlingSide {
+    /// Both sides, short first.
     pub const ALL: [CastlingSide; 2] = [CastlingSide::Short, CastlingSide::Long];
+
+    /// The side of a castling whose King lands on `king_to`: short castling
+    /// lands on the g- or b-file, long castling on the c- or f-file (2.2).
+    /// Total, so that playing a castling move needs no fallback.
+    #[inline]
+    pub const fn from_king_destination(king_to: Square) -> CastlingSide {
+        match king_to.file() {
+            1 | 6 => CastlingSide::Short,
+            _ => CastlingSide::Long,
+        }
+    }
 }
 
 /// The squares one castling uses.
@@ -97,6 +109,17 @@ pub const PATHS: [[CastlingPath; 2]; 2] = [
     ],
 ];
 
+/// The letter of a castling right in LFEN (6.2): `K`/`k` short, `Q`/`q`
+/// long castling, upper case White.
+pub const fn right_char(color: Color, side: CastlingSide) -> char {
+    match (color, side) {
+        (Color::White, CastlingSide::Short) => 'K',
+        (Color::White, CastlingSide::Long) => 'Q',
+        (Color::Black, CastlingSide::Short) => 'k',
+        (Color::Black, CastlingSide::Long) => 'q',
+    }
+}
+
 #[inline]
 pub fn path(color: Color, side: CastlingSide) -> &'static CastlingPath {
     &PATHS[color.index()][side as usize]
@@ -170,14 +193,11 @@ impl fmt::Display for CastlingRights {
         if self.is_empty() {
             return f.write_str("-");
         }
-        for (color, side, ch) in [
-            (Color::White, CastlingSide::Short, 'K'),
-            (Color::White, CastlingSide::Long, 'Q'),
-            (Color::Black, CastlingSide::Short, 'k'),
-            (Color::Black, CastlingSide::Long, 'q'),
-        ] {
-            if self.has(color, side) {
-                write!(f, "{ch}")?;
+        for color in Color::ALL {
+            for side in CastlingSide::ALL {
+                if self.has(color, side) {
+                    write!(f, "{}", right_char(color, side))?;
+                }
             }
         }
         Ok(())

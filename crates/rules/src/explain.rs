@@ -400,11 +400,15 @@ fn placed(pos: &Position, sq: Square) -> Option<Placed> {
 /// there is none. For a capture series any valid path is accepted (4.5),
 /// and start and end alone suffice when only one legal series joins them.
 pub fn find_move(pos: &Position, squares: &[Square]) -> Result<Move, Illegal> {
+    find_among(pos, squares, &pos.legal_moves())
+}
+
+/// [`find_move`] with the legal moves of `pos` already generated.
+fn find_among(pos: &Position, squares: &[Square], legal: &[Move]) -> Result<Move, Illegal> {
     if squares.len() < 2 {
         return Err(Illegal::TooFewSquares);
     }
-    let legal = pos.legal_moves();
-    if let Some(m) = match_legal(pos, &legal, squares) {
+    if let Some(m) = match_legal(pos, legal, squares) {
         return Ok(m);
     }
     // Start and end of a series, when only one fits.
@@ -424,7 +428,7 @@ pub fn find_move(pos: &Position, squares: &[Square]) -> Result<Move, Illegal> {
             }
         }
     }
-    Err(explain(pos, squares, &legal))
+    Err(explain(pos, squares, legal))
 }
 
 /// A series as people write it (6.4): `c3:e5:c7`.
@@ -468,7 +472,9 @@ struct Walk {
 fn walk_series(pos: &Position, squares: &[Square]) -> Result<Walk, Illegal> {
     let board = &pos.board;
     let us = pos.turn;
-    let from = squares[0];
+    let Some(&from) = squares.first() else {
+        return Err(Illegal::TooFewSquares);
+    };
     let occ = board.occupied().without(from);
     let jumpable = board.jumpable_by(us);
     let mut tama = board.pieces(us, Role::Tama).contains(from);
@@ -543,8 +549,9 @@ fn explain(pos: &Position, squares: &[Square], legal: &[Move]) -> Illegal {
     if legal.is_empty() {
         return Illegal::NoLegalMove { color: us };
     }
-    let from = squares[0];
-    let to = *squares.last().unwrap_or(&from);
+    let [from, .., to] = *squares else {
+        return Illegal::TooFewSquares;
+    };
     let Some(mover) = placed(pos, from) else {
         return Illegal::EmptySquare { square: from };
     };
@@ -555,7 +562,7 @@ fn explain(pos: &Position, squares: &[Square], legal: &[Move]) -> Illegal {
         };
     }
     // First the movement rules of the piece, then obligation, then the King.
-    let attempt = match pseudo_move(pos, mover, squares) {
+    let attempt = match pseudo_move(pos, mover, squares, to) {
         Ok(m) => m,
         Err(e) => return e,
     };
@@ -605,11 +612,15 @@ fn apply_without_removal(pos: &Position, m: Move) -> Position {
 
 /// The move `squares` would be if the piece's own movement rules were all
 /// that mattered (Parts II and IV), or the rule it breaks.
-fn pseudo_move(pos: &Position, mover: Placed, squares: &[Square]) -> Result<Move, Illegal> {
+fn pseudo_move(
+    pos: &Position,
+    mover: Placed,
+    squares: &[Square],
+    to: Square,
+) -> Result<Move, Illegal> {
     let board = &pos.board;
     let us = pos.turn;
     let from = mover.square;
-    let to = *squares.last().unwrap_or(&from);
     let role = mover.occupant.piece.role;
     let occ = board.occupied();
 
@@ -717,7 +728,7 @@ fn pseudo_move(pos: &Position, mover: Placed, squares: &[Square]) -> Result<Move
     }
     let walk = walk_series(pos, squares)?;
     // The series must be complete (4.3), with Tama landings as 4.3 says.
-    check_series_end(pos, squares, walk)
+    check_series_end(pos, squares, from, to, walk)
 }
 
 fn distance(a: Square, b: Square) -> u8 {
@@ -726,9 +737,13 @@ fn distance(a: Square, b: Square) -> u8 {
 
 /// A walked series is a whole move only if it cannot go on from its end,
 /// and a Tama stopped only where no landing let it continue (4.3).
-fn check_series_end(pos: &Position, squares: &[Square], walk: Walk) -> Result<Move, Illegal> {
-    let from = squares[0];
-    let to = *squares.last().unwrap_or(&from);
+fn check_series_end(
+    pos: &Position,
+    squares: &[Square],
+    from: Square,
+    to: Square,
+    walk: Walk,
+) -> Result<Move, Illegal> {
     let us = pos.turn;
     let is_man = pos.board.pieces(us, Role::Man).contains(from);
     let role = if is_man { Role::Man } else { Role::Tama };
@@ -821,6 +836,121 @@ fn castling_attempt(pos: &Position, side: CastlingSide) -> Result<Move, Illegal>
         return Err(Illegal::CastlingThroughAttack { square: sq });
     }
     Ok(Move::castle(path.king_from, path.king_to))
+}
+
+/// A move refused by [`Position::try_play`]: the move, and the rule it
+/// breaks in that position. `Display` writes the reason, "rule: text".
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct PlayError {
+    mv: Move,
+    reason: Illegal,
+}
+
+impl PlayError {
+    pub(crate) fn new(mv: Move, reason: Illegal) -> PlayError {
+        PlayError { mv, reason }
+    }
+
+    /// The move that was refused.
+    pub fn mv(&self) -> Move {
+        self.mv
+    }
+
+    /// Why it was refused.
+    pub fn reason(&self) -> &Illegal {
+        &self.reason
+    }
+
+    /// Why it was refused, by value.
+    pub fn into_reason(self) -> Illegal {
+        self.reason
+    }
+
+    /// The number of the rule the move breaks (`docs/RULES.md`).
+    pub fn rule(&self) -> &'static str {
+        self.reason.rule()
+    }
+}
+
+impl fmt::Display for PlayError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        self.reason.fmt(f)
+    }
+}
+
+impl std::error::Error for PlayError {}
+
+impl From<PlayError> for Illegal {
+    fn from(e: PlayError) -> Illegal {
+        e.reason
+    }
+}
+
+/// Why `m`, which is not among `legal` (the legal moves of `pos`), cannot
+/// be played in `pos`: the reason [`find_move`] gives for the squares the
+/// move visits. A `Move` made in another position may name squares that
+/// here make a different move; the reason then says what differs.
+pub(crate) fn explain_move(pos: &Position, m: Move, legal: &[Move]) -> Illegal {
+    let us = pos.turn;
+    let (from, to) = (m.from(), m.to());
+    if legal.is_empty() {
+        return Illegal::NoLegalMove { color: us };
+    }
+    let Some(mover) = placed(pos, from) else {
+        return Illegal::EmptySquare { square: from };
+    };
+    if mover.occupant.piece.color != us {
+        return Illegal::NotYourPiece {
+            piece: mover,
+            turn: us,
+        };
+    }
+    if mover.occupant.piece.role != m.role() {
+        // 1.3: the side has no such piece there.
+        return Illegal::NoPieceFits {
+            role: m.role(),
+            text: format!("{from}{to}"),
+        };
+    }
+    // A series by one of its paths here, if it has one; else its ends.
+    let path = match m.kind() {
+        MoveKind::Jump => capture::paths(&pos.board, us, m).into_iter().min(),
+        _ => None,
+    };
+    let squares = path.unwrap_or_else(|| vec![from, to]);
+    let found = match find_among(pos, &squares, legal) {
+        Err(Illegal::AmbiguousSeries { .. }) => None,
+        Err(e) => return e,
+        Ok(found) => Some(found),
+    };
+    // The squares name another move here (or several series): say how
+    // `m` differs from what stands on the board.
+    let occ = pos.board.occupied();
+    match (m.kind(), found) {
+        (MoveKind::Step, Some(f)) if f.kind() == MoveKind::Jump => {
+            match (between(from, to) & occ)
+                .into_iter()
+                .min_by_key(|&s| distance(from, s))
+            {
+                Some(blocker) => Illegal::TamaBlocked {
+                    piece: mover,
+                    to,
+                    blocker,
+                },
+                None => Illegal::CannotReach { piece: mover, to },
+            }
+        }
+        (MoveKind::Chess, Some(f)) if m.is_capture() && !f.is_capture() => {
+            Illegal::EmptySquare { square: to }
+        }
+        (MoveKind::Chess, Some(f)) if !m.is_capture() && f.is_capture() => Illegal::PathBlocked {
+            piece: mover,
+            to,
+            blocker: to,
+        },
+        (MoveKind::Jump, _) | (_, None) => Illegal::NothingToJump { from, to },
+        _ => Illegal::CannotReach { piece: mover, to },
+    }
 }
 
 impl Piece {

@@ -134,7 +134,8 @@ impl Game {
     }
 
     pub fn position(&self) -> &Position {
-        self.positions.last().unwrap_or(&self.positions[0])
+        // Never empty: `new` puts the start there and `undo` keeps it.
+        &self.positions[self.positions.len() - 1]
     }
 
     pub fn moves(&self) -> &[Move] {

@@ -51,7 +51,7 @@ mod zobrist;
 pub use bitboard::Bitboard;
 pub use board::Board;
 pub use color::Color;
-pub use explain::Illegal;
+pub use explain::{Illegal, PlayError};
 pub use game::{Game, Outcome};
 pub use lfen::{INITIAL_LFEN, LfenError};
 pub use moves::{Move, MoveKind, MoveList};

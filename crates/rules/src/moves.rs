@@ -135,17 +135,10 @@ impl Move {
 
     /// For castling, which side.
     pub fn castling_side(self) -> Option<CastlingSide> {
-        if self.kind != MoveKind::Castle {
-            return None;
+        match self.kind {
+            MoveKind::Castle => Some(CastlingSide::from_king_destination(self.to)),
+            _ => None,
         }
-        // Short castling moves the King towards the a-file for Black and
-        // the h-file for White; either way it lands next to the corner's
-        // neighbour, i.e. on file b or g.
-        Some(if self.to.file() == 6 || self.to.file() == 1 {
-            CastlingSide::Short
-        } else {
-            CastlingSide::Long
-        })
     }
 }
 
