@@ -4,8 +4,9 @@
 use std::fmt::{self, Write as _};
 use std::str::FromStr;
 
+use crate::builder::{MAX_COUNTER, PositionBuilder};
 use crate::castling::{self, CastlingRights, CastlingSide};
-use crate::{Board, Color, Occupant, Piece, Position, Role, Rules, Square};
+use crate::{Board, Color, Piece, Position, Rules, Square};
 
 /// The initial position (1.6) in LFEN.
 pub const INITIAL_LFEN: &str =
@@ -68,12 +69,14 @@ pub enum LfenError {
     WaitingSideInCheck(Color),
 }
 
-fn parse_placement(field: &str) -> Result<Board, LfenError> {
+/// Reads the placement field into `b`: only how it is written (ranks,
+/// letters, brackets) is checked here; what it places is checked by
+/// [`PositionBuilder::build`].
+fn parse_placement(field: &str, b: &mut PositionBuilder) -> Result<(), LfenError> {
     let ranks: Vec<&str> = field.split('/').collect();
     if ranks.len() != 8 {
         return Err(LfenError::RankCount(ranks.len()));
     }
-    let mut board = Board::empty();
     for (i, text) in ranks.iter().enumerate() {
         let rank = 7 - i as u8;
         let rank_name = rank + 1;
@@ -82,6 +85,12 @@ fn parse_placement(field: &str) -> Result<Board, LfenError> {
         let too_long = |file: usize| LfenError::RankLength {
             rank: rank_name,
             squares: file,
+        };
+        let letter = |c: char| {
+            Piece::from_char(c).ok_or(LfenError::UnknownLetter {
+                rank: rank_name,
+                letter: c,
+            })
         };
         while let Some(c) = chars.next() {
             if file >= 8 {
@@ -101,41 +110,11 @@ fn parse_placement(field: &str) -> Result<Board, LfenError> {
                     else {
                         return Err(LfenError::MalformedConstruct { rank: rank_name });
                     };
-                    let captor = Piece::from_char(top).ok_or(LfenError::UnknownLetter {
-                        rank: rank_name,
-                        letter: top,
-                    })?;
-                    let prisoner = Piece::from_char(bottom).ok_or(LfenError::UnknownLetter {
-                        rank: rank_name,
-                        letter: bottom,
-                    })?;
-                    if !captor.role.is_chess() {
-                        return Err(LfenError::CaptorNotChess {
-                            square: sq,
-                            letter: top,
-                        });
-                    }
-                    if !prisoner.role.is_legion() || prisoner.color == captor.color {
-                        return Err(LfenError::BadPrisoner {
-                            square: sq,
-                            letter: bottom,
-                        });
-                    }
-                    board.put(
-                        sq,
-                        Occupant {
-                            piece: captor,
-                            prisoner: Some(prisoner.role),
-                        },
-                    );
+                    b.construct(sq, letter(top)?, letter(bottom)?);
                     file += 1;
                 }
                 _ => {
-                    let piece = Piece::from_char(c).ok_or(LfenError::UnknownLetter {
-                        rank: rank_name,
-                        letter: c,
-                    })?;
-                    board.put(sq, Occupant::piece(piece));
+                    b.piece(sq, letter(c)?);
                     file += 1;
                 }
             }
@@ -144,7 +123,7 @@ fn parse_placement(field: &str) -> Result<Board, LfenError> {
             return Err(too_long(file));
         }
     }
-    Ok(board)
+    Ok(())
 }
 
 fn parse_castling(field: &str) -> Result<CastlingRights, LfenError> {
@@ -153,11 +132,12 @@ fn parse_castling(field: &str) -> Result<CastlingRights, LfenError> {
         return Ok(rights);
     }
     let order = [
-        ('K', Color::White, CastlingSide::Short),
-        ('Q', Color::White, CastlingSide::Long),
-        ('k', Color::Black, CastlingSide::Short),
-        ('q', Color::Black, CastlingSide::Long),
-    ];
+        (Color::White, CastlingSide::Short),
+        (Color::White, CastlingSide::Long),
+        (Color::Black, CastlingSide::Short),
+        (Color::Black, CastlingSide::Long),
+    ]
+    .map(|(color, side)| (castling::right_char(color, side), color, side));
     let mut next = 0;
     for c in field.chars() {
         let Some(pos) = order[next..].iter().position(|(l, _, _)| *l == c) else {
@@ -173,67 +153,6 @@ fn parse_castling(field: &str) -> Result<CastlingRights, LfenError> {
     Ok(rights)
 }
 
-fn validate(board: &Board, turn: Color, castling: CastlingRights) -> Result<(), LfenError> {
-    for sq in board.occupied() {
-        let Some(o) = board.occupant(sq) else {
-            continue;
-        };
-        let p = o.piece;
-        if p.role.is_legion() {
-            if !sq.is_dark() {
-                return Err(LfenError::LegionOnLightSquare {
-                    piece: p,
-                    square: sq,
-                });
-            }
-            if p.role == Role::Man && sq.relative_rank(p.color) == 7 {
-                return Err(LfenError::ManOnFarRank {
-                    color: p.color,
-                    square: sq,
-                });
-            }
-        }
-    }
-    for color in Color::ALL {
-        if board.pieces(color, Role::King).more_than_one() {
-            return Err(LfenError::TooManyKings(color));
-        }
-    }
-    for color in Color::ALL {
-        for side in CastlingSide::ALL {
-            if !castling.has(color, side) {
-                continue;
-            }
-            let path = castling::path(color, side);
-            let unmoved = |sq: Square, role: Role| {
-                board.piece_at(sq) == Some(Piece::new(color, role))
-                    && board.prisoner_at(sq).is_none()
-            };
-            if !unmoved(path.king_from, Role::King) || !unmoved(path.rook_from, Role::Rook) {
-                let right = match (color, side) {
-                    (Color::White, CastlingSide::Short) => 'K',
-                    (Color::White, CastlingSide::Long) => 'Q',
-                    (Color::Black, CastlingSide::Short) => 'k',
-                    (Color::Black, CastlingSide::Long) => 'q',
-                };
-                return Err(LfenError::CastlingWithoutPieces {
-                    right,
-                    color,
-                    king: path.king_from,
-                    rook: path.rook_from,
-                });
-            }
-        }
-    }
-    if board.king(turn).is_some()
-        && let Some(k) = board.king(!turn)
-        && board.attackers(k, turn, board.occupied()).any()
-    {
-        return Err(LfenError::WaitingSideInCheck(!turn));
-    }
-    Ok(())
-}
-
 impl Position {
     /// Reads an LFEN under the given rules. Under default rules a side to
     /// move that is mated loses its King at once, as 5.1 prescribes.
@@ -242,7 +161,8 @@ impl Position {
         if !(3..=5).contains(&fields.len()) {
             return Err(LfenError::FieldCount(fields.len()));
         }
-        let board = parse_placement(fields[0])?;
+        let mut b = PositionBuilder::new();
+        parse_placement(fields[0], &mut b)?;
         let turn = match fields[1] {
             "w" => Color::White,
             "b" => Color::Black,
@@ -259,12 +179,13 @@ impl Position {
                 .filter(|&n| n >= 1)
                 .ok_or_else(|| LfenError::BadFullmoveNumber(s.to_string()))?,
         };
-        validate(&board, turn, castling)?;
-        let mut pos = Position::from_parts(board, turn, castling, rules, halfmove, fullmove);
-        if !rules.mate_ends_game {
-            pos.remove_mated_king();
-        }
-        Ok(pos)
+        // Everything else is checked where positions built from pieces are.
+        b.turn(turn)
+            .castling(castling)
+            .halfmove_clock(halfmove)
+            .fullmove_number(fullmove)
+            .rules(rules)
+            .build()
     }
 
     /// The LFEN of this position (6.2).
@@ -283,12 +204,13 @@ impl Position {
     }
 }
 
-/// Digits only: no sign, no spaces; at most 9 digits so play cannot overflow.
+/// Digits only: no sign, no spaces; at most 9 digits ([`MAX_COUNTER`]) so
+/// play cannot overflow.
 fn parse_number(s: &str) -> Option<u32> {
     if s.is_empty() || s.len() > 9 || !s.bytes().all(|b| b.is_ascii_digit()) {
         return None;
     }
-    s.parse().ok()
+    s.parse().ok().filter(|&n| n <= MAX_COUNTER)
 }
 
 pub(crate) fn write_placement(board: &Board, s: &mut String) {
@@ -341,6 +263,7 @@ impl fmt::Display for Position {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::Role;
 
     fn err(s: &str) -> LfenError {
         Position::from_lfen(s, Rules::DEFAULT).unwrap_err()

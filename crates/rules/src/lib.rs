@@ -31,6 +31,7 @@
 pub mod attacks;
 mod bitboard;
 mod board;
+mod builder;
 mod capture;
 pub mod castling;
 mod color;
@@ -50,6 +51,7 @@ mod zobrist;
 
 pub use bitboard::Bitboard;
 pub use board::Board;
+pub use builder::{MAX_COUNTER, PositionBuilder};
 pub use color::Color;
 pub use explain::{Illegal, PlayError};
 pub use game::{Game, Outcome};
