@@ -16,7 +16,9 @@ use crate::{Bitboard, Color, Move, MoveKind, Occupant, Piece, Position, Role, Sq
 /// A piece as people name it, with its square: "the White Knight on g1".
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Placed {
+    /// The piece, or construct, standing there.
     pub occupant: Occupant,
+    /// Its square.
     pub square: Square,
 }
 
@@ -52,134 +54,234 @@ fn placed_list(items: &[Placed]) -> String {
     }
 }
 
-/// Why an attempted move is not legal. `rule()` is the RULES.md number;
-/// `Display` writes "rule: explanation".
+/// Why an attempted move is not legal. [`rule`](Illegal::rule) is the
+/// RULES.md number; `Display` writes "rule: explanation". The fields name
+/// the pieces and squares involved, for a caller that words the reason
+/// itself (the server translates them).
+///
+/// ```
+/// use legion_rules::explain::{Illegal, find_move};
+/// use legion_rules::{Position, Square};
+///
+/// let pos = Position::initial();
+/// let sq = |s: &str| s.parse::<Square>().unwrap();
+/// let err = find_move(&pos, &[sq("a1"), sq("a4")]).unwrap_err();
+/// assert!(matches!(err, Illegal::PathBlocked { .. }));
+/// assert_eq!(err.rule(), "2.1");
+/// assert_eq!(err.to_string(), "2.1: the Rook on a1 cannot reach a4: a3 is in the way");
+/// ```
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Illegal {
-    /// A move names at least two squares (6.3).
+    /// 6.3: a move names the squares its piece visits, at least two.
     TooFewSquares,
-    /// The game is over: the side to move has no legal move (5.2).
+    /// 5.2: the game is over, the side to move has no legal move.
     NoLegalMove {
+        /// The side to move.
         color: Color,
     },
+    /// 1.2: there is no piece on the first square.
     EmptySquare {
+        /// The empty square.
         square: Square,
     },
+    /// 1.2: the piece there is the other side's.
     NotYourPiece {
+        /// The opponent's piece.
         piece: Placed,
+        /// The side to move.
         turn: Color,
     },
-    /// A chess piece visits exactly two squares.
+    /// 6.3: a chess piece visits exactly two squares.
     ChessPieceMultiStep {
+        /// The chess piece or construct.
         piece: Placed,
     },
+    /// 2.1: the chess piece does not move that way.
     CannotReach {
+        /// The chess piece or construct.
         piece: Placed,
+        /// Where it was to go.
         to: Square,
     },
+    /// 2.1: a piece stands in the way of a sliding piece.
     PathBlocked {
+        /// The Queen, Rook or Bishop (or construct).
         piece: Placed,
+        /// Where it was to go.
         to: Square,
+        /// The nearest square in the way.
         blocker: Square,
     },
+    /// 2.1: the target holds one of the mover's own pieces.
     OwnPieceOnTarget {
+        /// The chess piece or construct.
         piece: Placed,
+        /// The own piece on the target square.
         target: Placed,
     },
+    /// 3.1: the target is the enemy King, which is never captured.
     KingCannotBeCaptured {
+        /// The King (or a construct whose Captor is the King).
         target: Placed,
     },
+    /// 2.2: the King or that Rook has moved.
     CastlingRightLost {
+        /// The side to move.
         color: Color,
+        /// The castling attempted.
         side: CastlingSide,
     },
+    /// 2.2: a square between King and Rook is occupied.
     CastlingBlocked {
+        /// The first occupied square.
         square: Square,
     },
+    /// 2.2: the King may not castle out of check.
     CastlingOutOfCheck,
+    /// 2.2: the King would pass over or land on an attacked square.
     CastlingThroughAttack {
+        /// The attacked square.
         square: Square,
     },
+    /// 2.4: Legion pieces move diagonally, on dark squares.
     LegionOffDiagonal {
+        /// The man or Tama.
         piece: Placed,
+        /// Where it was to go.
         to: Square,
     },
+    /// 2.4: a man steps only forward.
     ManBackward {
+        /// The man.
         piece: Placed,
+        /// The square behind it.
         to: Square,
     },
+    /// 2.4: a man steps one square; further only by jumping (4.3).
     ManTooFar {
+        /// The man.
         piece: Placed,
+        /// Where it was to go.
         to: Square,
     },
+    /// 2.4: a Tama slides only through empty squares; through its own
+    /// piece or several pieces it is blocked, not jumping.
     TamaBlocked {
+        /// The Tama.
         piece: Placed,
+        /// Where it was to go.
         to: Square,
+        /// The nearest square in the way.
         blocker: Square,
     },
-    /// Legion captures only by jumping over exactly one enemy piece.
-    NothingToJump {
-        from: Square,
+    /// 2.4: a Legion piece moves only to an empty square; with nothing to
+    /// jump between, an occupied target is no move (it captures by jumping,
+    /// 4.3).
+    LegionTargetOccupied {
+        /// The man or Tama.
+        piece: Placed,
+        /// The occupied square.
         to: Square,
     },
-    JumpOwnPiece {
+    /// 4.3: a jump goes over exactly one enemy piece, and there is none.
+    NothingToJump {
+        /// Where the jump starts.
         from: Square,
+        /// Where it lands.
         to: Square,
+    },
+    /// 4.3: own pieces are never jumped.
+    JumpOwnPiece {
+        /// Where the jump starts.
+        from: Square,
+        /// Where it lands.
+        to: Square,
+        /// The own piece in between.
         own: Square,
     },
+    /// 3.1 (4.3): the King is never jumped.
     JumpKing {
+        /// Where the jump starts.
         from: Square,
+        /// Where it lands.
         to: Square,
+        /// The King's square.
         king: Square,
     },
+    /// 4.3: a piece is jumped only once in a series.
     JumpedTwice {
+        /// The piece jumped again.
         square: Square,
     },
+    /// 4.3: a jump crosses more than one piece.
     JumpTooMany {
+        /// Where the jump starts.
         from: Square,
+        /// Where it lands.
         to: Square,
     },
+    /// 4.3: a man jumps an adjacent piece to the square just beyond it.
     ManJumpLength {
+        /// Where the jump starts.
         from: Square,
+        /// Where it lands.
         to: Square,
     },
+    /// 4.3: a jump lands on an empty square.
     LandingOccupied {
+        /// The occupied landing square.
         square: Square,
     },
+    /// 4.3: a series goes on while the piece can jump again.
     SeriesMustContinue {
+        /// Where the series was stopped.
         at: Square,
+        /// How it can go on, each as `e5:g3` (6.4), sorted.
         next: Vec<String>,
     },
+    /// 4.3: a Tama lands where it can jump again, if such a landing exists.
     TamaMustLandToContinue {
+        /// The landing chosen.
         at: Square,
+        /// The landings from which it could go on.
         options: Vec<Square>,
     },
     /// 4.2: a Legion capture is compulsory.
     CaptureObligation {
+        /// The legal captures, each as `c3:e5` (6.4), sorted.
         captures: Vec<String>,
     },
-    /// 4.2.1: in check, the move must end it.
+    /// 4.2 (4.2.1): in check, the move must end it.
     StillInCheck {
+        /// The King in check.
         king: Square,
+        /// The pieces giving check.
         attackers: Vec<Placed>,
     },
     /// 3.3: the move would leave the King in check.
     ExposesKing {
+        /// Where the King would stand.
         king: Square,
+        /// The pieces that would give check.
         attackers: Vec<Placed>,
     },
-    /// The series names several moves (only start and end given).
+    /// 4.5: start and end squares fit several series; give the whole path.
     AmbiguousSeries {
+        /// Each series, as `c3:e5:c7` (6.4), sorted.
         options: Vec<String>,
     },
-    /// A move written for people names a piece the side does not have (1.3).
+    /// 1.3: a move written for people names a piece the side does not have.
     NoPieceFits {
+        /// The kind of piece named.
         role: Role,
+        /// The text as written.
         text: String,
     },
-    /// None of the side's pieces of that kind moves to the square (2.1).
+    /// 2.1: none of the side's pieces of that kind moves to the square.
     NoneCanReach {
+        /// The kind of piece named.
         role: Role,
+        /// The square named.
         to: Square,
     },
 }
@@ -202,7 +304,8 @@ impl Illegal {
             LegionOffDiagonal { .. }
             | ManBackward { .. }
             | ManTooFar { .. }
-            | TamaBlocked { .. } => "2.4",
+            | TamaBlocked { .. }
+            | LegionTargetOccupied { .. } => "2.4",
             JumpKing { .. } => "3.1",
             NothingToJump { .. }
             | JumpOwnPiece { .. }
@@ -314,6 +417,10 @@ impl fmt::Display for Illegal {
             TamaBlocked { piece, to, blocker } => write!(
                 f,
                 "{piece} cannot go to {to}: a Tama moves only through empty squares, and {blocker} is occupied"
+            ),
+            LegionTargetOccupied { piece, to } => write!(
+                f,
+                "{piece} cannot go to {to}: it is occupied, and a Legion piece moves only to an empty square (it captures by jumping over a piece, 4.3)"
             ),
             NothingToJump { from, to } => {
                 write!(f, "there is no enemy piece to jump between {from} and {to}")
@@ -677,44 +784,47 @@ fn pseudo_move(
         return Ok(Move::chess(role, from, to, Bitboard::EMPTY));
     }
 
-    // A Legion piece.
-    let Some(dir) = diagonal_direction(from, to) else {
-        return Err(Illegal::LegionOffDiagonal { piece: mover, to });
-    };
-    if squares.len() == 2 && !(between(from, to) & occ).any() && !occ.contains(to) {
-        // A step (2.4).
-        if role == Role::Man {
-            let forward = match us {
-                Color::White => dir < 2,
-                Color::Black => dir >= 2,
-            };
-            let adjacent = between(from, to).is_empty();
-            if !forward && adjacent {
-                return Err(Illegal::ManBackward { piece: mover, to });
-            }
-            if !adjacent || !forward {
-                return Err(Illegal::ManTooFar { piece: mover, to });
-            }
-            return Ok(Move::step(role, from, to, capture::is_far_rank(to, us)));
-        }
-        return Ok(Move::step(role, from, to, false));
-    }
-    if squares.len() == 2 && role == Role::Tama {
-        // A slide through a piece is a jump attempt when exactly one enemy
-        // piece is crossed; otherwise it is a blocked move.
+    // A Legion piece. Two squares with nothing between them are a move
+    // without capture (2.4); anything else is a capture series (4.3).
+    if squares.len() == 2 {
+        let Some(dir) = diagonal_direction(from, to) else {
+            return Err(Illegal::LegionOffDiagonal { piece: mover, to });
+        };
         let crossed = between(from, to) & occ;
-        if occ.contains(to) && crossed.is_empty() {
-            return Err(Illegal::LandingOccupied { square: to });
+        if crossed.is_empty() {
+            if occ.contains(to) {
+                return Err(Illegal::LegionTargetOccupied { piece: mover, to });
+            }
+            if role == Role::Man {
+                let forward = match us {
+                    Color::White => dir < 2,
+                    Color::Black => dir >= 2,
+                };
+                let adjacent = between(from, to).is_empty();
+                if !forward && adjacent {
+                    return Err(Illegal::ManBackward { piece: mover, to });
+                }
+                if !adjacent || !forward {
+                    return Err(Illegal::ManTooFar { piece: mover, to });
+                }
+                return Ok(Move::step(role, from, to, capture::is_far_rank(to, us)));
+            }
+            return Ok(Move::step(role, from, to, false));
         }
-        let one = !crossed.more_than_one();
-        let enemy = one && (crossed & pos.board.jumpable_by(us)).any();
-        let king = one
-            && crossed
-                .first()
-                .is_some_and(|s| pos.board.king(!us) == Some(s));
-        if crossed.any() && !enemy && !king {
-            // Own pieces, or more than one piece, stand in the way (2.4).
-            if let Some(blocker) = crossed.into_iter().min_by_key(|&s| distance(from, s)) {
+        if role == Role::Tama {
+            // A slide through a piece is a jump attempt when exactly one
+            // enemy piece is crossed; otherwise it is a blocked move.
+            let one = !crossed.more_than_one();
+            let enemy = one && (crossed & pos.board.jumpable_by(us)).any();
+            let king = one
+                && crossed
+                    .first()
+                    .is_some_and(|s| pos.board.king(!us) == Some(s));
+            if !enemy
+                && !king
+                && let Some(blocker) = crossed.into_iter().min_by_key(|&s| distance(from, s))
+            {
+                // Own pieces, or more than one piece, stand in the way (2.4).
                 return Err(Illegal::TamaBlocked {
                     piece: mover,
                     to,
@@ -722,9 +832,6 @@ fn pseudo_move(
                 });
             }
         }
-    }
-    if squares.len() == 2 && role == Role::Man && occ.contains(to) {
-        return Err(Illegal::LandingOccupied { square: to });
     }
     let walk = walk_series(pos, squares)?;
     // The series must be complete (4.3), with Tama landings as 4.3 says.

@@ -92,6 +92,15 @@ pub fn parse_move(pos: &Position, text: &str) -> Result<Move, MoveParseError> {
         } else {
             CastlingSide::Long
         };
+        // Without the right there is no castling to explain by squares:
+        // the King or Rook has moved, maybe off e1 or d8 (2.2).
+        if !pos.castling.has(pos.turn, side) && pos.has_legal_move() {
+            return Err(Illegal::CastlingRightLost {
+                color: pos.turn,
+                side,
+            }
+            .into());
+        }
         let path = crate::castling::path(pos.turn, side);
         return Ok(explain::find_move(pos, &[path.king_from, path.king_to])?);
     }
@@ -147,15 +156,16 @@ fn parse_piece_move(
     match matches.as_slice() {
         [m] => Ok(*m),
         [] => {
+            // The game over comes first, as for squares (5.2).
+            if legal.is_empty() {
+                return Err(Illegal::NoLegalMove { color: pos.turn }.into());
+            }
             if origins.is_empty() {
                 return Err(Illegal::NoPieceFits {
                     role,
                     text: text.trim().to_string(),
                 }
                 .into());
-            }
-            if legal.is_empty() {
-                return Err(Illegal::NoLegalMove { color: pos.turn }.into());
             }
             // The reason is that of a piece that reaches the square but may
             // not go there (4.2, 3.3 ...); only when none reaches it is the
