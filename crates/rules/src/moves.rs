@@ -88,16 +88,19 @@ impl Move {
         }
     }
 
+    /// The square the piece leaves (the King's, for castling).
     #[inline]
     pub const fn from(self) -> Square {
         self.from
     }
 
+    /// The square the piece ends on (the King's, for castling).
     #[inline]
     pub const fn to(self) -> Square {
         self.to
     }
 
+    /// How the move changes the board.
     #[inline]
     pub const fn kind(self) -> MoveKind {
         self.kind
@@ -123,11 +126,13 @@ impl Move {
         self.captured
     }
 
+    /// Whether the move captures anything (4.1).
     #[inline]
     pub const fn is_capture(self) -> bool {
         self.captured.any()
     }
 
+    /// Whether a man or Tama moves (a step or a capture series).
     #[inline]
     pub const fn is_legion(self) -> bool {
         matches!(self.kind, MoveKind::Step | MoveKind::Jump)

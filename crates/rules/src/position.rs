@@ -15,9 +15,11 @@ pub struct Rules {
 }
 
 impl Rules {
+    /// The rules as written, with Phase 2 (5.1).
     pub const DEFAULT: Rules = Rules {
         mate_ends_game: false,
     };
+    /// The `mate-ends-game` option (5.4).
     pub const MATE_ENDS_GAME: Rules = Rules {
         mate_ends_game: true,
     };
@@ -32,7 +34,27 @@ impl Rules {
     }
 }
 
-/// A Legion position. Cheap to copy: search and perft copy it per move.
+/// A Legion position: placement (constructs included), side to move,
+/// castling rights, clocks, and the rule option in force. Cheap to copy:
+/// search and perft copy it per move.
+///
+/// Positions come from [`Position::initial`], from an LFEN (6.2) with
+/// [`Position::from_lfen`] or `parse`, or from pieces with
+/// [`PositionBuilder`](crate::PositionBuilder); all are valid by 6.2.
+///
+/// ```
+/// use legion_rules::{MoveKind, Position, Rules, notation};
+///
+/// // A White man on c3 must take the Black man on d4 (4.2).
+/// let pos = Position::from_lfen("3k4/8/8/8/3m4/2M5/8/4K3 w - 0 1", Rules::DEFAULT).unwrap();
+/// let moves = pos.legal_moves();
+/// assert_eq!(moves.len(), 1);
+/// assert_eq!(moves[0].kind(), MoveKind::Jump);
+/// assert_eq!(notation::human(&pos, moves[0]), "c3:e5");
+///
+/// let after = pos.after(moves[0]);
+/// assert_eq!(after.to_lfen(), "3k4/8/8/4M3/8/8/8/4K3 b - 0 1");
+/// ```
 #[derive(Clone, Copy, Debug)]
 pub struct Position {
     pub(crate) board: Board,
@@ -73,6 +95,7 @@ impl Position {
         Position::initial_with(Rules::DEFAULT)
     }
 
+    /// The initial position (1.6) under the given rules.
     pub fn initial_with(rules: Rules) -> Position {
         Position::from_parts(
             Board::initial(),
@@ -129,21 +152,25 @@ impl Position {
         h
     }
 
+    /// The placement, constructs included.
     #[inline]
     pub fn board(&self) -> &Board {
         &self.board
     }
 
+    /// The side to move.
     #[inline]
     pub fn turn(&self) -> Color {
         self.turn
     }
 
+    /// The castling rights left (2.2, 6.2).
     #[inline]
     pub fn castling(&self) -> CastlingRights {
         self.castling
     }
 
+    /// The rule option in force (5.4).
     #[inline]
     pub fn rules(&self) -> Rules {
         self.rules
@@ -155,6 +182,8 @@ impl Position {
         self.halfmove
     }
 
+    /// The full-move number: 1 at the start, increased after each Black
+    /// move (6.2).
     #[inline]
     pub fn fullmove_number(&self) -> u32 {
         self.fullmove
@@ -172,6 +201,7 @@ impl Position {
         self.checkers
     }
 
+    /// Whether the side to move is in check (3.2).
     #[inline]
     pub fn is_check(&self) -> bool {
         self.checkers().any()
@@ -186,6 +216,20 @@ impl Position {
     }
 
     /// Every legal move (Parts II–V, with the obligation order of 4.2).
+    ///
+    /// ```
+    /// use legion_rules::{Position, notation};
+    ///
+    /// let pos = Position::initial();
+    /// let mut moves: Vec<String> = pos
+    ///     .legal_moves()
+    ///     .iter()
+    ///     .map(|&m| notation::canonical(&pos, m))
+    ///     .collect();
+    /// moves.sort();
+    /// assert_eq!(moves.len(), 26); // RULES Part VII
+    /// assert_eq!(&moves[..3], ["a1a2", "a3b4", "c3b4"]);
+    /// ```
     pub fn legal_moves(&self) -> MoveList {
         let mut list = MoveList::new();
         movegen::legal_moves(self, &mut list);
@@ -205,6 +249,8 @@ impl Position {
         movegen::generate(self, list, movegen::Mode::Noisy);
     }
 
+    /// Whether the side to move has a legal move, without listing them
+    /// (5.2: without one, it has lost).
     pub fn has_legal_move(&self) -> bool {
         movegen::has_legal_move(self)
     }
@@ -242,6 +288,7 @@ impl Position {
         self.is_check() && !self.has_legal_move()
     }
 
+    /// Whether `m` is one of the legal moves here.
     pub fn is_legal(&self, m: Move) -> bool {
         self.legal_moves().contains(&m)
     }
@@ -491,7 +538,8 @@ impl Position {
         true
     }
 
-    /// The position after `m`.
+    /// The position after `m`, which must be legal here (as for
+    /// [`play_unchecked`](Position::play_unchecked)).
     #[inline]
     pub fn after(&self, m: Move) -> Position {
         let mut p = *self;

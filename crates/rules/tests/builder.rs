@@ -104,7 +104,8 @@ fn valid_positions_are_built_as_they_are_read() {
 /// the builder refuses it with the same error as the reader.
 #[test]
 fn every_invalid_position_is_refused_alike() {
-    let cases: [(&str, fn(&LfenError) -> bool); 14] = [
+    type Expected = fn(&LfenError) -> bool;
+    let cases: [(&str, Expected); 14] = [
         // 1.5: a prisoner that is not an enemy man or Tama.
         ("3k4/8/8/2[QM]5/8/8/8/4K3 w - 0 1", |e| {
             matches!(e, LfenError::BadPrisoner { letter: 'M', .. })
