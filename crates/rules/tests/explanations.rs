@@ -367,13 +367,13 @@ fn check_game(start: Position, choices: &[u16], seed: u64) -> Result<(), TestCas
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig { cases: 48, .. ProptestConfig::default() })]
+    #![proptest_config(ProptestConfig { cases: 64, .. ProptestConfig::default() })]
 
     #[test]
     fn explanations_name_the_rule_the_move_breaks(
         which in 0..SEEDS.len(),
         mate in any::<bool>(),
-        choices in prop::collection::vec(any::<u16>(), 0..50),
+        choices in prop::collection::vec(any::<u16>(), 0..80),
         seed in any::<u64>(),
     ) {
         let rules = if mate { Rules::MATE_ENDS_GAME } else { Rules::DEFAULT };

@@ -9,6 +9,9 @@
 //! judge further; then, for a move the piece can make, the obligation of
 //! 4.2 and the King's safety (3.3, 4.2.1). A move that breaks several
 //! rules of the same stage gets them all: any of them is a true reason.
+//! A move that leaves its side in check is judged "did not end the check"
+//! (4.2.1) when the King stayed put and every piece giving check after it
+//! gave check before; otherwise "exposes the King" (3.3).
 
 use super::{
     Board, CASTLINGS, Cell, Color, DIAGONAL, Kind, Move, MoveKind, Pos, canonical, chess_reach,
