@@ -143,11 +143,13 @@ pub fn bishop_rays(sq: Square) -> Bitboard {
     BISHOP_RAYS[sq.index()]
 }
 
+/// The squares a Knight on `sq` reaches (2.1).
 #[inline]
 pub fn knight_attacks(sq: Square) -> Bitboard {
     KNIGHT[sq.index()]
 }
 
+/// The squares a King on `sq` reaches in one step (2.1).
 #[inline]
 pub fn king_attacks(sq: Square) -> Bitboard {
     KING[sq.index()]
@@ -165,6 +167,10 @@ pub fn diagonal_step(d: usize, sq: Square) -> Option<Square> {
     let s = DIAGONAL_STEP[d][sq.index()];
     if s < 64 { Some(Square::new(s)) } else { None }
 }
+
+/// The change of square index one step along diagonal `d` makes: the
+/// shift [`shift_diagonal`] applies to the squares it keeps.
+pub(crate) const DIAGONAL_DELTA: [i32; 4] = [9, 7, -7, -9];
 
 /// One step along diagonal `d` for every square of a set.
 #[inline]
@@ -296,18 +302,24 @@ fn magic_lookup(t: &Tables, m: &Magic, occupied: Bitboard) -> Bitboard {
     t.sliding[m.offset as usize + idx]
 }
 
+/// The squares a Rook on `sq` reaches given the occupied squares:
+/// along ranks and files up to and including the first piece (2.1).
 #[inline]
 pub fn rook_attacks(sq: Square, occupied: Bitboard) -> Bitboard {
     let t = &*TABLES;
     magic_lookup(t, &t.rook[sq.index()], occupied)
 }
 
+/// The squares a Bishop on `sq` reaches given the occupied squares:
+/// along diagonals up to and including the first piece (2.1).
 #[inline]
 pub fn bishop_attacks(sq: Square, occupied: Bitboard) -> Bitboard {
     let t = &*TABLES;
     magic_lookup(t, &t.bishop[sq.index()], occupied)
 }
 
+/// The squares a Queen on `sq` reaches given the occupied squares:
+/// those of a Rook and a Bishop together (2.1).
 #[inline]
 pub fn queen_attacks(sq: Square, occupied: Bitboard) -> Bitboard {
     rook_attacks(sq, occupied) | bishop_attacks(sq, occupied)
@@ -409,6 +421,8 @@ mod tests {
                     shift_diagonal(d, Bitboard::from(s))
                 );
                 if let Some(n) = step {
+                    let delta = n.index() as i32 - s.index() as i32;
+                    assert_eq!(Some(&delta), DIAGONAL_DELTA.get(d));
                     assert_eq!(diagonal_step(opposite(d), n), Some(s));
                     assert!(diagonal_ray(d, s).contains(n));
                 }

@@ -10,43 +10,56 @@ use crate::Square;
 pub struct Bitboard(pub u64);
 
 impl Bitboard {
+    /// No square.
     pub const EMPTY: Bitboard = Bitboard(0);
+    /// Every square.
     pub const FULL: Bitboard = Bitboard(!0);
     /// The dark squares (1.1): `a1` and every square of even file + rank.
     pub const DARK: Bitboard = Bitboard(0xAA55_AA55_AA55_AA55);
+    /// The light squares (1.1), where no free Legion piece stands.
     pub const LIGHT: Bitboard = Bitboard(!0xAA55_AA55_AA55_AA55);
+    /// The a-file.
     pub const FILE_A: Bitboard = Bitboard(0x0101_0101_0101_0101);
+    /// The h-file.
     pub const FILE_H: Bitboard = Bitboard(0x8080_8080_8080_8080);
+    /// Rank 1: White's home rank, Black's far rank (2.5).
     pub const RANK_1: Bitboard = Bitboard(0xFF);
+    /// Rank 8: Black's home rank, White's far rank (2.5).
     pub const RANK_8: Bitboard = Bitboard(0xFF << 56);
     /// Squares on the board's edge: a piece there can never be jumped (4.3).
     pub const EDGE: Bitboard = Bitboard(0xFF81_8181_8181_81FF);
 
+    /// The set of one square.
     #[inline]
     pub const fn from_square(sq: Square) -> Bitboard {
         Bitboard(1 << sq.index())
     }
 
+    /// Whether the set has no square.
     #[inline]
     pub const fn is_empty(self) -> bool {
         self.0 == 0
     }
 
+    /// Whether the set has a square.
     #[inline]
     pub const fn any(self) -> bool {
         self.0 != 0
     }
 
+    /// Whether `sq` is in the set.
     #[inline]
     pub const fn contains(self, sq: Square) -> bool {
         self.0 & (1 << sq.index()) != 0
     }
 
+    /// How many squares the set has.
     #[inline]
     pub const fn count(self) -> u32 {
         self.0.count_ones()
     }
 
+    /// Whether the set has two squares or more.
     #[inline]
     pub const fn more_than_one(self) -> bool {
         self.0 & self.0.wrapping_sub(1) != 0
@@ -82,21 +95,25 @@ impl Bitboard {
         }
     }
 
+    /// The set with `sq` added.
     #[inline]
     pub const fn with(self, sq: Square) -> Bitboard {
         Bitboard(self.0 | (1 << sq.index()))
     }
 
+    /// The set with `sq` removed.
     #[inline]
     pub const fn without(self, sq: Square) -> Bitboard {
         Bitboard(self.0 & !(1 << sq.index()))
     }
 
+    /// The set with `sq` added if absent, removed if present.
     #[inline]
     pub const fn toggle(self, sq: Square) -> Bitboard {
         Bitboard(self.0 ^ (1 << sq.index()))
     }
 
+    /// Whether the two sets share a square.
     #[inline]
     pub const fn intersects(self, other: Bitboard) -> bool {
         self.0 & other.0 != 0
@@ -107,14 +124,17 @@ impl Bitboard {
     pub const fn north_east(self) -> Bitboard {
         Bitboard((self.0 & !Self::FILE_H.0) << 9)
     }
+    /// One step north-west, dropping what leaves the board.
     #[inline]
     pub const fn north_west(self) -> Bitboard {
         Bitboard((self.0 & !Self::FILE_A.0) << 7)
     }
+    /// One step south-east, dropping what leaves the board.
     #[inline]
     pub const fn south_east(self) -> Bitboard {
         Bitboard((self.0 & !Self::FILE_H.0) >> 7)
     }
+    /// One step south-west, dropping what leaves the board.
     #[inline]
     pub const fn south_west(self) -> Bitboard {
         Bitboard((self.0 & !Self::FILE_A.0) >> 9)

@@ -27,6 +27,7 @@ impl Board {
         }
     }
 
+    /// Every occupied square.
     #[inline]
     pub fn occupied(&self) -> Bitboard {
         self.colors[0] | self.colors[1]
@@ -44,6 +45,8 @@ impl Board {
         self.roles[role.index()]
     }
 
+    /// Squares whose top piece is `color`'s and has this role (a
+    /// construct counts for its Captor).
     #[inline]
     pub fn pieces(&self, color: Color, role: Role) -> Bitboard {
         self.colors[color.index()] & self.roles[role.index()]
@@ -81,12 +84,13 @@ impl Board {
         self.colors[(!color).index()] & !self.roles[Role::King.index()]
     }
 
-    /// Squares a slider of each kind attacks through (chess roles only).
+    /// Squares whose top piece is a Rook or a Queen.
     #[inline]
     pub fn rook_like(&self) -> Bitboard {
         self.roles[Role::Rook.index()] | self.roles[Role::Queen.index()]
     }
 
+    /// Squares whose top piece is a Bishop or a Queen.
     #[inline]
     pub fn bishop_like(&self) -> Bitboard {
         self.roles[Role::Bishop.index()] | self.roles[Role::Queen.index()]
@@ -103,6 +107,7 @@ impl Board {
             .find(|r| self.roles[r.index()].contains(sq))
     }
 
+    /// The colour of the top piece on `sq`.
     #[inline]
     pub fn color_at(&self, sq: Square) -> Option<Color> {
         if self.colors[0].contains(sq) {
@@ -114,6 +119,7 @@ impl Board {
         }
     }
 
+    /// The top piece on `sq` (a construct's Captor).
     #[inline]
     pub fn piece_at(&self, sq: Square) -> Option<Piece> {
         Some(Piece::new(self.color_at(sq)?, self.role_at(sq)?))
@@ -131,6 +137,7 @@ impl Board {
         }
     }
 
+    /// What stands on `sq`: a piece or a construct.
     pub fn occupant(&self, sq: Square) -> Option<Occupant> {
         Some(Occupant {
             piece: self.piece_at(sq)?,
@@ -138,7 +145,10 @@ impl Board {
         })
     }
 
-    /// Puts `occ` on an empty square.
+    /// Puts `occ` on `sq`, which must be empty: on an occupied square the
+    /// board would hold two pieces there (debug builds panic). To set up a
+    /// position, [`PositionBuilder`](crate::PositionBuilder) replaces and
+    /// validates.
     #[inline]
     pub fn put(&mut self, sq: Square, occ: Occupant) {
         debug_assert!(!self.occupied().contains(sq));

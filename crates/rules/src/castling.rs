@@ -9,22 +9,42 @@ use crate::{Bitboard, Color, Square};
 /// Short castling is towards the nearer Rook, long towards the farther (2.2).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum CastlingSide {
+    /// Towards the nearer Rook: `e1g1` for White, `d8b8` for Black.
     Short,
+    /// Towards the farther Rook: `e1c1` for White, `d8f8` for Black.
     Long,
 }
 
 impl CastlingSide {
+    /// Both sides, short first.
     pub const ALL: [CastlingSide; 2] = [CastlingSide::Short, CastlingSide::Long];
+
+    /// The side of a castling whose King lands on `king_to`: short castling
+    /// lands on the g- or b-file, long castling on the c- or f-file (2.2).
+    /// Total, so that playing a castling move needs no fallback.
+    #[inline]
+    pub const fn from_king_destination(king_to: Square) -> CastlingSide {
+        match king_to.file() {
+            1 | 6 => CastlingSide::Short,
+            _ => CastlingSide::Long,
+        }
+    }
 }
 
 /// The squares one castling uses.
 #[derive(Clone, Copy, Debug)]
 pub struct CastlingPath {
+    /// Whose castling.
     pub color: Color,
+    /// Which castling.
     pub side: CastlingSide,
+    /// The King's home square.
     pub king_from: Square,
+    /// Where the King lands.
     pub king_to: Square,
+    /// The Rook's home square.
     pub rook_from: Square,
+    /// Where the Rook lands: the square the King crossed.
     pub rook_to: Square,
     /// Squares between King and Rook: all must be empty.
     pub must_be_empty: Bitboard,
@@ -97,6 +117,18 @@ pub const PATHS: [[CastlingPath; 2]; 2] = [
     ],
 ];
 
+/// The letter of a castling right in LFEN (6.2): `K`/`k` short, `Q`/`q`
+/// long castling, upper case White.
+pub const fn right_char(color: Color, side: CastlingSide) -> char {
+    match (color, side) {
+        (Color::White, CastlingSide::Short) => 'K',
+        (Color::White, CastlingSide::Long) => 'Q',
+        (Color::Black, CastlingSide::Short) => 'k',
+        (Color::Black, CastlingSide::Long) => 'q',
+    }
+}
+
+/// The squares of one castling (the table of 2.2).
 #[inline]
 pub fn path(color: Color, side: CastlingSide) -> &'static CastlingPath {
     &PATHS[color.index()][side as usize]
@@ -107,7 +139,9 @@ pub fn path(color: Color, side: CastlingSide) -> &'static CastlingPath {
 pub struct CastlingRights(u8);
 
 impl CastlingRights {
+    /// No right: `-`.
     pub const NONE: CastlingRights = CastlingRights(0);
+    /// All four rights, as at the start: `KQkq`.
     pub const ALL: CastlingRights = CastlingRights(15);
 
     #[inline]
@@ -115,26 +149,32 @@ impl CastlingRights {
         1 << (color as u8 * 2 + side as u8)
     }
 
+    /// The rights as four bits (White short, White long, Black short,
+    /// Black long from the lowest), for hashing.
     #[inline]
     pub const fn bits(self) -> u8 {
         self.0
     }
 
+    /// Whether `color` may still castle on `side`.
     #[inline]
     pub const fn has(self, color: Color, side: CastlingSide) -> bool {
         self.0 & Self::bit(color, side) != 0
     }
 
+    /// Grants `color` the right to castle on `side`.
     #[inline]
     pub fn set(&mut self, color: Color, side: CastlingSide) {
         self.0 |= Self::bit(color, side);
     }
 
+    /// Takes both of `color`'s rights away.
     #[inline]
     pub fn clear_color(&mut self, color: Color) {
         self.0 &= !(3 << (color as u8 * 2));
     }
 
+    /// Whether no right is left.
     #[inline]
     pub fn is_empty(self) -> bool {
         self.0 == 0
@@ -170,14 +210,11 @@ impl fmt::Display for CastlingRights {
         if self.is_empty() {
             return f.write_str("-");
         }
-        for (color, side, ch) in [
-            (Color::White, CastlingSide::Short, 'K'),
-            (Color::White, CastlingSide::Long, 'Q'),
-            (Color::Black, CastlingSide::Short, 'k'),
-            (Color::Black, CastlingSide::Long, 'q'),
-        ] {
-            if self.has(color, side) {
-                write!(f, "{ch}")?;
+        for color in Color::ALL {
+            for side in CastlingSide::ALL {
+                if self.has(color, side) {
+                    write!(f, "{}", right_char(color, side))?;
+                }
             }
         }
         Ok(())

@@ -6,13 +6,17 @@ use std::ops::Not;
 /// A side: White moves first (1.2).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum Color {
+    /// Moves first; its men go towards rank 8.
     White = 0,
+    /// Moves second; its men go towards rank 1.
     Black = 1,
 }
 
 impl Color {
+    /// Both sides, White first.
     pub const ALL: [Color; 2] = [Color::White, Color::Black];
 
+    /// 0 for White, 1 for Black: an index for per-side tables.
     #[inline]
     pub const fn index(self) -> usize {
         self as usize
@@ -26,6 +30,7 @@ impl Color {
         }
     }
 
+    /// Reads LFEN's side-to-move letter, `w` or `b`.
     pub fn from_char(c: char) -> Option<Color> {
         match c {
             'w' => Some(Color::White),
@@ -43,6 +48,7 @@ impl Color {
         }
     }
 
+    /// "White" or "Black".
     pub const fn name(self) -> &'static str {
         match self {
             Color::White => "White",

@@ -16,7 +16,9 @@ use crate::{Bitboard, Color, Move, MoveKind, Occupant, Piece, Position, Role, Sq
 /// A piece as people name it, with its square: "the White Knight on g1".
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Placed {
+    /// The piece, or construct, standing there.
     pub occupant: Occupant,
+    /// Its square.
     pub square: Square,
 }
 
@@ -52,134 +54,234 @@ fn placed_list(items: &[Placed]) -> String {
     }
 }
 
-/// Why an attempted move is not legal. `rule()` is the RULES.md number;
-/// `Display` writes "rule: explanation".
+/// Why an attempted move is not legal. [`rule`](Illegal::rule) is the
+/// RULES.md number; `Display` writes "rule: explanation". The fields name
+/// the pieces and squares involved, for a caller that words the reason
+/// itself (the server translates them).
+///
+/// ```
+/// use legion_rules::explain::{Illegal, find_move};
+/// use legion_rules::{Position, Square};
+///
+/// let pos = Position::initial();
+/// let sq = |s: &str| s.parse::<Square>().unwrap();
+/// let err = find_move(&pos, &[sq("a1"), sq("a4")]).unwrap_err();
+/// assert!(matches!(err, Illegal::PathBlocked { .. }));
+/// assert_eq!(err.rule(), "2.1");
+/// assert_eq!(err.to_string(), "2.1: the Rook on a1 cannot reach a4: a3 is in the way");
+/// ```
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Illegal {
-    /// A move names at least two squares (6.3).
+    /// 6.3: a move names the squares its piece visits, at least two.
     TooFewSquares,
-    /// The game is over: the side to move has no legal move (5.2).
+    /// 5.2: the game is over, the side to move has no legal move.
     NoLegalMove {
+        /// The side to move.
         color: Color,
     },
+    /// 1.2: there is no piece on the first square.
     EmptySquare {
+        /// The empty square.
         square: Square,
     },
+    /// 1.2: the piece there is the other side's.
     NotYourPiece {
+        /// The opponent's piece.
         piece: Placed,
+        /// The side to move.
         turn: Color,
     },
-    /// A chess piece visits exactly two squares.
+    /// 6.3: a chess piece visits exactly two squares.
     ChessPieceMultiStep {
+        /// The chess piece or construct.
         piece: Placed,
     },
+    /// 2.1: the chess piece does not move that way.
     CannotReach {
+        /// The chess piece or construct.
         piece: Placed,
+        /// Where it was to go.
         to: Square,
     },
+    /// 2.1: a piece stands in the way of a sliding piece.
     PathBlocked {
+        /// The Queen, Rook or Bishop (or construct).
         piece: Placed,
+        /// Where it was to go.
         to: Square,
+        /// The nearest square in the way.
         blocker: Square,
     },
+    /// 2.1: the target holds one of the mover's own pieces.
     OwnPieceOnTarget {
+        /// The chess piece or construct.
         piece: Placed,
+        /// The own piece on the target square.
         target: Placed,
     },
+    /// 3.1: the target is the enemy King, which is never captured.
     KingCannotBeCaptured {
+        /// The King (or a construct whose Captor is the King).
         target: Placed,
     },
+    /// 2.2: the King or that Rook has moved.
     CastlingRightLost {
+        /// The side to move.
         color: Color,
+        /// The castling attempted.
         side: CastlingSide,
     },
+    /// 2.2: a square between King and Rook is occupied.
     CastlingBlocked {
+        /// The first occupied square.
         square: Square,
     },
+    /// 2.2: the King may not castle out of check.
     CastlingOutOfCheck,
+    /// 2.2: the King would pass over or land on an attacked square.
     CastlingThroughAttack {
+        /// The attacked square.
         square: Square,
     },
+    /// 2.4: Legion pieces move diagonally, on dark squares.
     LegionOffDiagonal {
+        /// The man or Tama.
         piece: Placed,
+        /// Where it was to go.
         to: Square,
     },
+    /// 2.4: a man steps only forward.
     ManBackward {
+        /// The man.
         piece: Placed,
+        /// The square behind it.
         to: Square,
     },
+    /// 2.4: a man steps one square; further only by jumping (4.3).
     ManTooFar {
+        /// The man.
         piece: Placed,
+        /// Where it was to go.
         to: Square,
     },
+    /// 2.4: a Tama slides only through empty squares; through its own
+    /// piece or several pieces it is blocked, not jumping.
     TamaBlocked {
+        /// The Tama.
         piece: Placed,
+        /// Where it was to go.
         to: Square,
+        /// The nearest square in the way.
         blocker: Square,
     },
-    /// Legion captures only by jumping over exactly one enemy piece.
-    NothingToJump {
-        from: Square,
+    /// 2.4: a Legion piece moves only to an empty square; with nothing to
+    /// jump between, an occupied target is no move (it captures by jumping,
+    /// 4.3).
+    LegionTargetOccupied {
+        /// The man or Tama.
+        piece: Placed,
+        /// The occupied square.
         to: Square,
     },
-    JumpOwnPiece {
+    /// 4.3: a jump goes over exactly one enemy piece, and there is none.
+    NothingToJump {
+        /// Where the jump starts.
         from: Square,
+        /// Where it lands.
         to: Square,
+    },
+    /// 4.3: own pieces are never jumped.
+    JumpOwnPiece {
+        /// Where the jump starts.
+        from: Square,
+        /// Where it lands.
+        to: Square,
+        /// The own piece in between.
         own: Square,
     },
+    /// 3.1 (4.3): the King is never jumped.
     JumpKing {
+        /// Where the jump starts.
         from: Square,
+        /// Where it lands.
         to: Square,
+        /// The King's square.
         king: Square,
     },
+    /// 4.3: a piece is jumped only once in a series.
     JumpedTwice {
+        /// The piece jumped again.
         square: Square,
     },
+    /// 4.3: a jump crosses more than one piece.
     JumpTooMany {
+        /// Where the jump starts.
         from: Square,
+        /// Where it lands.
         to: Square,
     },
+    /// 4.3: a man jumps an adjacent piece to the square just beyond it.
     ManJumpLength {
+        /// Where the jump starts.
         from: Square,
+        /// Where it lands.
         to: Square,
     },
+    /// 4.3: a jump lands on an empty square.
     LandingOccupied {
+        /// The occupied landing square.
         square: Square,
     },
+    /// 4.3: a series goes on while the piece can jump again.
     SeriesMustContinue {
+        /// Where the series was stopped.
         at: Square,
+        /// How it can go on, each as `e5:g3` (6.4), sorted.
         next: Vec<String>,
     },
+    /// 4.3: a Tama lands where it can jump again, if such a landing exists.
     TamaMustLandToContinue {
+        /// The landing chosen.
         at: Square,
+        /// The landings from which it could go on.
         options: Vec<Square>,
     },
     /// 4.2: a Legion capture is compulsory.
     CaptureObligation {
+        /// The legal captures, each as `c3:e5` (6.4), sorted.
         captures: Vec<String>,
     },
-    /// 4.2.1: in check, the move must end it.
+    /// 4.2 (4.2.1): in check, the move must end it.
     StillInCheck {
+        /// The King in check.
         king: Square,
+        /// The pieces giving check.
         attackers: Vec<Placed>,
     },
     /// 3.3: the move would leave the King in check.
     ExposesKing {
+        /// Where the King would stand.
         king: Square,
+        /// The pieces that would give check.
         attackers: Vec<Placed>,
     },
-    /// The series names several moves (only start and end given).
+    /// 4.5: start and end squares fit several series; give the whole path.
     AmbiguousSeries {
+        /// Each series, as `c3:e5:c7` (6.4), sorted.
         options: Vec<String>,
     },
-    /// A move written for people names a piece the side does not have (1.3).
+    /// 1.3: a move written for people names a piece the side does not have.
     NoPieceFits {
+        /// The kind of piece named.
         role: Role,
+        /// The text as written.
         text: String,
     },
-    /// None of the side's pieces of that kind moves to the square (2.1).
+    /// 2.1: none of the side's pieces of that kind moves to the square.
     NoneCanReach {
+        /// The kind of piece named.
         role: Role,
+        /// The square named.
         to: Square,
     },
 }
@@ -202,7 +304,8 @@ impl Illegal {
             LegionOffDiagonal { .. }
             | ManBackward { .. }
             | ManTooFar { .. }
-            | TamaBlocked { .. } => "2.4",
+            | TamaBlocked { .. }
+            | LegionTargetOccupied { .. } => "2.4",
             JumpKing { .. } => "3.1",
             NothingToJump { .. }
             | JumpOwnPiece { .. }
@@ -315,6 +418,10 @@ impl fmt::Display for Illegal {
                 f,
                 "{piece} cannot go to {to}: a Tama moves only through empty squares, and {blocker} is occupied"
             ),
+            LegionTargetOccupied { piece, to } => write!(
+                f,
+                "{piece} cannot go to {to}: it is occupied, and a Legion piece moves only to an empty square (it captures by jumping over a piece, 4.3)"
+            ),
             NothingToJump { from, to } => {
                 write!(f, "there is no enemy piece to jump between {from} and {to}")
             }
@@ -400,11 +507,15 @@ fn placed(pos: &Position, sq: Square) -> Option<Placed> {
 /// there is none. For a capture series any valid path is accepted (4.5),
 /// and start and end alone suffice when only one legal series joins them.
 pub fn find_move(pos: &Position, squares: &[Square]) -> Result<Move, Illegal> {
+    find_among(pos, squares, &pos.legal_moves())
+}
+
+/// [`find_move`] with the legal moves of `pos` already generated.
+fn find_among(pos: &Position, squares: &[Square], legal: &[Move]) -> Result<Move, Illegal> {
     if squares.len() < 2 {
         return Err(Illegal::TooFewSquares);
     }
-    let legal = pos.legal_moves();
-    if let Some(m) = match_legal(pos, &legal, squares) {
+    if let Some(m) = match_legal(pos, legal, squares) {
         return Ok(m);
     }
     // Start and end of a series, when only one fits.
@@ -424,7 +535,7 @@ pub fn find_move(pos: &Position, squares: &[Square]) -> Result<Move, Illegal> {
             }
         }
     }
-    Err(explain(pos, squares, &legal))
+    Err(explain(pos, squares, legal))
 }
 
 /// A series as people write it (6.4): `c3:e5:c7`.
@@ -468,7 +579,9 @@ struct Walk {
 fn walk_series(pos: &Position, squares: &[Square]) -> Result<Walk, Illegal> {
     let board = &pos.board;
     let us = pos.turn;
-    let from = squares[0];
+    let Some(&from) = squares.first() else {
+        return Err(Illegal::TooFewSquares);
+    };
     let occ = board.occupied().without(from);
     let jumpable = board.jumpable_by(us);
     let mut tama = board.pieces(us, Role::Tama).contains(from);
@@ -543,8 +656,9 @@ fn explain(pos: &Position, squares: &[Square], legal: &[Move]) -> Illegal {
     if legal.is_empty() {
         return Illegal::NoLegalMove { color: us };
     }
-    let from = squares[0];
-    let to = *squares.last().unwrap_or(&from);
+    let [from, .., to] = *squares else {
+        return Illegal::TooFewSquares;
+    };
     let Some(mover) = placed(pos, from) else {
         return Illegal::EmptySquare { square: from };
     };
@@ -555,7 +669,7 @@ fn explain(pos: &Position, squares: &[Square], legal: &[Move]) -> Illegal {
         };
     }
     // First the movement rules of the piece, then obligation, then the King.
-    let attempt = match pseudo_move(pos, mover, squares) {
+    let attempt = match pseudo_move(pos, mover, squares, to) {
         Ok(m) => m,
         Err(e) => return e,
     };
@@ -605,11 +719,15 @@ fn apply_without_removal(pos: &Position, m: Move) -> Position {
 
 /// The move `squares` would be if the piece's own movement rules were all
 /// that mattered (Parts II and IV), or the rule it breaks.
-fn pseudo_move(pos: &Position, mover: Placed, squares: &[Square]) -> Result<Move, Illegal> {
+fn pseudo_move(
+    pos: &Position,
+    mover: Placed,
+    squares: &[Square],
+    to: Square,
+) -> Result<Move, Illegal> {
     let board = &pos.board;
     let us = pos.turn;
     let from = mover.square;
-    let to = *squares.last().unwrap_or(&from);
     let role = mover.occupant.piece.role;
     let occ = board.occupied();
 
@@ -666,44 +784,47 @@ fn pseudo_move(pos: &Position, mover: Placed, squares: &[Square]) -> Result<Move
         return Ok(Move::chess(role, from, to, Bitboard::EMPTY));
     }
 
-    // A Legion piece.
-    let Some(dir) = diagonal_direction(from, to) else {
-        return Err(Illegal::LegionOffDiagonal { piece: mover, to });
-    };
-    if squares.len() == 2 && !(between(from, to) & occ).any() && !occ.contains(to) {
-        // A step (2.4).
-        if role == Role::Man {
-            let forward = match us {
-                Color::White => dir < 2,
-                Color::Black => dir >= 2,
-            };
-            let adjacent = between(from, to).is_empty();
-            if !forward && adjacent {
-                return Err(Illegal::ManBackward { piece: mover, to });
-            }
-            if !adjacent || !forward {
-                return Err(Illegal::ManTooFar { piece: mover, to });
-            }
-            return Ok(Move::step(role, from, to, capture::is_far_rank(to, us)));
-        }
-        return Ok(Move::step(role, from, to, false));
-    }
-    if squares.len() == 2 && role == Role::Tama {
-        // A slide through a piece is a jump attempt when exactly one enemy
-        // piece is crossed; otherwise it is a blocked move.
+    // A Legion piece. Two squares with nothing between them are a move
+    // without capture (2.4); anything else is a capture series (4.3).
+    if squares.len() == 2 {
+        let Some(dir) = diagonal_direction(from, to) else {
+            return Err(Illegal::LegionOffDiagonal { piece: mover, to });
+        };
         let crossed = between(from, to) & occ;
-        if occ.contains(to) && crossed.is_empty() {
-            return Err(Illegal::LandingOccupied { square: to });
+        if crossed.is_empty() {
+            if occ.contains(to) {
+                return Err(Illegal::LegionTargetOccupied { piece: mover, to });
+            }
+            if role == Role::Man {
+                let forward = match us {
+                    Color::White => dir < 2,
+                    Color::Black => dir >= 2,
+                };
+                let adjacent = between(from, to).is_empty();
+                if !forward && adjacent {
+                    return Err(Illegal::ManBackward { piece: mover, to });
+                }
+                if !adjacent || !forward {
+                    return Err(Illegal::ManTooFar { piece: mover, to });
+                }
+                return Ok(Move::step(role, from, to, capture::is_far_rank(to, us)));
+            }
+            return Ok(Move::step(role, from, to, false));
         }
-        let one = !crossed.more_than_one();
-        let enemy = one && (crossed & pos.board.jumpable_by(us)).any();
-        let king = one
-            && crossed
-                .first()
-                .is_some_and(|s| pos.board.king(!us) == Some(s));
-        if crossed.any() && !enemy && !king {
-            // Own pieces, or more than one piece, stand in the way (2.4).
-            if let Some(blocker) = crossed.into_iter().min_by_key(|&s| distance(from, s)) {
+        if role == Role::Tama {
+            // A slide through a piece is a jump attempt when exactly one
+            // enemy piece is crossed; otherwise it is a blocked move.
+            let one = !crossed.more_than_one();
+            let enemy = one && (crossed & pos.board.jumpable_by(us)).any();
+            let king = one
+                && crossed
+                    .first()
+                    .is_some_and(|s| pos.board.king(!us) == Some(s));
+            if !enemy
+                && !king
+                && let Some(blocker) = crossed.into_iter().min_by_key(|&s| distance(from, s))
+            {
+                // Own pieces, or more than one piece, stand in the way (2.4).
                 return Err(Illegal::TamaBlocked {
                     piece: mover,
                     to,
@@ -712,12 +833,9 @@ fn pseudo_move(pos: &Position, mover: Placed, squares: &[Square]) -> Result<Move
             }
         }
     }
-    if squares.len() == 2 && role == Role::Man && occ.contains(to) {
-        return Err(Illegal::LandingOccupied { square: to });
-    }
     let walk = walk_series(pos, squares)?;
     // The series must be complete (4.3), with Tama landings as 4.3 says.
-    check_series_end(pos, squares, walk)
+    check_series_end(pos, squares, from, to, walk)
 }
 
 fn distance(a: Square, b: Square) -> u8 {
@@ -726,9 +844,13 @@ fn distance(a: Square, b: Square) -> u8 {
 
 /// A walked series is a whole move only if it cannot go on from its end,
 /// and a Tama stopped only where no landing let it continue (4.3).
-fn check_series_end(pos: &Position, squares: &[Square], walk: Walk) -> Result<Move, Illegal> {
-    let from = squares[0];
-    let to = *squares.last().unwrap_or(&from);
+fn check_series_end(
+    pos: &Position,
+    squares: &[Square],
+    from: Square,
+    to: Square,
+    walk: Walk,
+) -> Result<Move, Illegal> {
     let us = pos.turn;
     let is_man = pos.board.pieces(us, Role::Man).contains(from);
     let role = if is_man { Role::Man } else { Role::Tama };
@@ -821,6 +943,121 @@ fn castling_attempt(pos: &Position, side: CastlingSide) -> Result<Move, Illegal>
         return Err(Illegal::CastlingThroughAttack { square: sq });
     }
     Ok(Move::castle(path.king_from, path.king_to))
+}
+
+/// A move refused by [`Position::try_play`]: the move, and the rule it
+/// breaks in that position. `Display` writes the reason, "rule: text".
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct PlayError {
+    mv: Move,
+    reason: Illegal,
+}
+
+impl PlayError {
+    pub(crate) fn new(mv: Move, reason: Illegal) -> PlayError {
+        PlayError { mv, reason }
+    }
+
+    /// The move that was refused.
+    pub fn mv(&self) -> Move {
+        self.mv
+    }
+
+    /// Why it was refused.
+    pub fn reason(&self) -> &Illegal {
+        &self.reason
+    }
+
+    /// Why it was refused, by value.
+    pub fn into_reason(self) -> Illegal {
+        self.reason
+    }
+
+    /// The number of the rule the move breaks (`docs/RULES.md`).
+    pub fn rule(&self) -> &'static str {
+        self.reason.rule()
+    }
+}
+
+impl fmt::Display for PlayError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        self.reason.fmt(f)
+    }
+}
+
+impl std::error::Error for PlayError {}
+
+impl From<PlayError> for Illegal {
+    fn from(e: PlayError) -> Illegal {
+        e.reason
+    }
+}
+
+/// Why `m`, which is not among `legal` (the legal moves of `pos`), cannot
+/// be played in `pos`: the reason [`find_move`] gives for the squares the
+/// move visits. A `Move` made in another position may name squares that
+/// here make a different move; the reason then says what differs.
+pub(crate) fn explain_move(pos: &Position, m: Move, legal: &[Move]) -> Illegal {
+    let us = pos.turn;
+    let (from, to) = (m.from(), m.to());
+    if legal.is_empty() {
+        return Illegal::NoLegalMove { color: us };
+    }
+    let Some(mover) = placed(pos, from) else {
+        return Illegal::EmptySquare { square: from };
+    };
+    if mover.occupant.piece.color != us {
+        return Illegal::NotYourPiece {
+            piece: mover,
+            turn: us,
+        };
+    }
+    if mover.occupant.piece.role != m.role() {
+        // 1.3: the side has no such piece there.
+        return Illegal::NoPieceFits {
+            role: m.role(),
+            text: format!("{from}{to}"),
+        };
+    }
+    // A series by one of its paths here, if it has one; else its ends.
+    let path = match m.kind() {
+        MoveKind::Jump => capture::paths(&pos.board, us, m).into_iter().min(),
+        _ => None,
+    };
+    let squares = path.unwrap_or_else(|| vec![from, to]);
+    let found = match find_among(pos, &squares, legal) {
+        Err(Illegal::AmbiguousSeries { .. }) => None,
+        Err(e) => return e,
+        Ok(found) => Some(found),
+    };
+    // The squares name another move here (or several series): say how
+    // `m` differs from what stands on the board.
+    let occ = pos.board.occupied();
+    match (m.kind(), found) {
+        (MoveKind::Step, Some(f)) if f.kind() == MoveKind::Jump => {
+            match (between(from, to) & occ)
+                .into_iter()
+                .min_by_key(|&s| distance(from, s))
+            {
+                Some(blocker) => Illegal::TamaBlocked {
+                    piece: mover,
+                    to,
+                    blocker,
+                },
+                None => Illegal::CannotReach { piece: mover, to },
+            }
+        }
+        (MoveKind::Chess, Some(f)) if m.is_capture() && !f.is_capture() => {
+            Illegal::EmptySquare { square: to }
+        }
+        (MoveKind::Chess, Some(f)) if !m.is_capture() && f.is_capture() => Illegal::PathBlocked {
+            piece: mover,
+            to,
+            blocker: to,
+        },
+        (MoveKind::Jump, _) | (_, None) => Illegal::NothingToJump { from, to },
+        _ => Illegal::CannotReach { piece: mover, to },
+    }
 }
 
 impl Piece {

@@ -6,7 +6,7 @@
 use std::fmt;
 
 use crate::notation::{self, MoveParseError};
-use crate::{Color, Move, Position, Role};
+use crate::{Color, Move, PlayError, Position, Role};
 
 /// Why a game was won.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -15,6 +15,7 @@ pub enum WinReason {
     NoLegalMove,
     /// 5.4: mate, under the `mate-ends-game` option.
     Mate,
+    /// The loser resigned.
     Resignation,
     /// The loser's clock ran out (clocks are optional, kept by the app).
     Time,
@@ -23,16 +24,31 @@ pub enum WinReason {
 /// Why a game was drawn (5.3).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum DrawReason {
+    /// Threefold repetition.
     Repetition,
+    /// 100 plies without capture, man move, crowning or King removal.
     FiftyMoves,
+    /// Only the two Kings are left.
     DeadPosition,
+    /// The players agreed.
     Agreement,
 }
 
+/// How a game ended.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum Outcome {
-    Win { winner: Color, reason: WinReason },
-    Draw { reason: DrawReason },
+    /// One side won.
+    Win {
+        /// The winner.
+        winner: Color,
+        /// How.
+        reason: WinReason,
+    },
+    /// A draw (5.3).
+    Draw {
+        /// How.
+        reason: DrawReason,
+    },
 }
 
 impl Outcome {
@@ -51,6 +67,7 @@ impl Outcome {
         }
     }
 
+    /// The winner, if it was won.
     pub fn winner(self) -> Option<Color> {
         match self {
             Outcome::Win { winner, .. } => Some(winner),
@@ -86,6 +103,7 @@ impl fmt::Display for Outcome {
 /// Who won Phase 1 (5.1): the side that mated, and the move that did it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub struct PhaseOne {
+    /// The side that mated.
     pub winner: Color,
     /// The full-move number of the mating move.
     pub fullmove: u32,
@@ -96,15 +114,37 @@ pub struct PhaseOne {
 /// Why a move could not be played in a game.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum GameError {
+    /// The game has ended: no move is played after the end.
     #[error("the game is over: {0}")]
     Over(Outcome),
+    /// The text names no legal move: why, with its rule.
     #[error(transparent)]
     Move(#[from] MoveParseError),
-    #[error("that move is not legal here")]
-    Illegal,
+    /// The move is not legal here: why, with its rule.
+    #[error(transparent)]
+    Illegal(#[from] PlayError),
 }
 
-/// A game from a start position.
+/// A game from a start position: its moves, with undo, and how it ends.
+///
+/// ```
+/// use legion_rules::game::{DrawReason, Game, Outcome};
+///
+/// let mut game = Game::default();
+/// for _ in 0..2 {
+///     for m in ["Nf3", "Na6", "Ng1", "Nb8"] {
+///         game.play_text(m).unwrap();
+///     }
+/// }
+/// // The initial position has stood three times (5.3).
+/// assert_eq!(
+///     game.outcome(),
+///     Some(Outcome::Draw { reason: DrawReason::Repetition })
+/// );
+/// assert!(game.play_text("Nf3").is_err());
+/// game.undo();
+/// assert_eq!(game.outcome(), None);
+/// ```
 #[derive(Debug, Clone)]
 pub struct Game {
     /// positions[0] is the start; positions[i] follows moves[i - 1].
@@ -121,6 +161,7 @@ impl Default for Game {
 }
 
 impl Game {
+    /// A game from `start`, with no move played.
     pub fn new(start: Position) -> Game {
         Game {
             positions: vec![start],
@@ -129,14 +170,18 @@ impl Game {
         }
     }
 
+    /// The start position.
     pub fn start(&self) -> &Position {
         &self.positions[0]
     }
 
+    /// The current position.
     pub fn position(&self) -> &Position {
-        self.positions.last().unwrap_or(&self.positions[0])
+        // Never empty: `new` puts the start there and `undo` keeps it.
+        &self.positions[self.positions.len() - 1]
     }
 
+    /// The moves played, in order.
     pub fn moves(&self) -> &[Move] {
         &self.moves
     }
@@ -151,10 +196,8 @@ impl Game {
         if let Some(o) = self.outcome() {
             return Err(GameError::Over(o));
         }
-        if !self.position().is_legal(m) {
-            return Err(GameError::Illegal);
-        }
-        let next = self.position().after(m);
+        let mut next = *self.position();
+        next.try_play(m)?;
         self.positions.push(next);
         self.moves.push(m);
         Ok(())
@@ -178,6 +221,7 @@ impl Game {
         Some(m)
     }
 
+    /// `loser` resigns; nothing if the game is already over.
     pub fn resign(&mut self, loser: Color) {
         if self.outcome().is_none() {
             self.declared = Some(Outcome::Win {
@@ -187,6 +231,7 @@ impl Game {
         }
     }
 
+    /// The players agree a draw (5.3); nothing if the game is over.
     pub fn agree_draw(&mut self) {
         if self.outcome().is_none() {
             self.declared = Some(Outcome::Draw {
@@ -195,6 +240,7 @@ impl Game {
         }
     }
 
+    /// `loser`'s clock has run out; nothing if the game is over.
     pub fn lose_on_time(&mut self, loser: Color) {
         if self.outcome().is_none() {
             self.declared = Some(Outcome::Win {

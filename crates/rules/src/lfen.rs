@@ -4,76 +4,137 @@
 use std::fmt::{self, Write as _};
 use std::str::FromStr;
 
+use crate::builder::{MAX_COUNTER, PositionBuilder};
 use crate::castling::{self, CastlingRights, CastlingSide};
-use crate::{Board, Color, Occupant, Piece, Position, Role, Rules, Square};
+use crate::{Board, Color, Piece, Position, Rules, Square};
 
 /// The initial position (1.6) in LFEN.
 pub const INITIAL_LFEN: &str =
     "rnbkqbnr/m1m1m1m1/1m1m1m1m/8/8/M1M1M1M1/1M1M1M1M/RNBQKBNR w KQkq 0 1";
 
-/// Why a string is not a valid LFEN. Each message starts with the number of
-/// the rule it breaks.
+/// Why a string is not a valid LFEN, or a [`PositionBuilder`] not a valid
+/// position (6.2). Each message starts with the number of the rule it
+/// breaks. The builder gives only the errors about what is placed and the
+/// counters' values; the others are about how the text is written.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum LfenError {
+    /// Not 3 to 5 fields separated by single spaces.
     #[error(
         "6.2: an LFEN has 5 fields separated by single spaces (the last two may be omitted), found {0}"
     )]
     FieldCount(usize),
+    /// The placement does not have 8 ranks.
     #[error("6.2: the placement must have 8 ranks separated by '/', found {0}")]
     RankCount(usize),
+    /// A rank does not describe 8 squares.
     #[error("6.2: rank {rank} describes {squares} squares, it must describe exactly 8")]
-    RankLength { rank: u8, squares: usize },
+    RankLength {
+        /// The rank, 1 to 8.
+        rank: u8,
+        /// How many squares it describes.
+        squares: usize,
+    },
+    /// A letter that is no piece (nor a digit 1–8).
     #[error(
         "6.2: unknown letter '{letter}' on rank {rank} (pieces are K Q R B N M T, empty squares a digit 1-8)"
     )]
-    UnknownLetter { rank: u8, letter: char },
+    UnknownLetter {
+        /// The rank, 1 to 8.
+        rank: u8,
+        /// The letter.
+        letter: char,
+    },
+    /// A construct not written `[` Captor prisoner `]`.
     #[error("6.2: a construct on rank {rank} must be written '[' Captor prisoner ']', e.g. [Qm]")]
-    MalformedConstruct { rank: u8 },
+    MalformedConstruct {
+        /// The rank, 1 to 8.
+        rank: u8,
+    },
+    /// 1.5: a construct whose Captor is not a chess piece.
     #[error("1.5: the construct on {square} has Captor '{letter}': a Captor must be a chess piece")]
-    CaptorNotChess { square: Square, letter: char },
+    CaptorNotChess {
+        /// The construct's square.
+        square: Square,
+        /// The Captor's LFEN letter.
+        letter: char,
+    },
+    /// 1.5: a construct whose prisoner is not an enemy man or Tama.
     #[error(
         "1.5: the construct on {square} holds '{letter}': a prisoner must be an enemy man or Tama"
     )]
-    BadPrisoner { square: Square, letter: char },
+    BadPrisoner {
+        /// The construct's square.
+        square: Square,
+        /// The prisoner's LFEN letter.
+        letter: char,
+    },
+    /// 1.4: a free man or Tama on a light square.
     #[error(
         "1.4: a free {piece} stands on the light square {square}: Legion pieces stand only on dark squares"
     )]
-    LegionOnLightSquare { piece: Piece, square: Square },
+    LegionOnLightSquare {
+        /// The man or Tama.
+        piece: Piece,
+        /// Its light square.
+        square: Square,
+    },
+    /// 2.5: a free man on its own far rank.
     #[error(
         "2.5: a free {color} man stands on {square}, its own far rank: it would have been crowned"
     )]
-    ManOnFarRank { color: Color, square: Square },
+    ManOnFarRank {
+        /// The man's side.
+        color: Color,
+        /// Its square.
+        square: Square,
+    },
+    /// 1.3: a side with two Kings or more.
     #[error("1.3: {0} has more than one King")]
     TooManyKings(Color),
+    /// The side to move is not `w` or `b`.
     #[error("6.2: the side to move must be 'w' or 'b', not '{0}'")]
     BadTurn(String),
+    /// The castling field is not `-` or some of `KQkq` in order.
     #[error("6.2: castling rights are '-' or some of 'KQkq' in that order, not '{0}'")]
     BadCastling(String),
+    /// 2.2: a castling right without its unmoved King and Rook at home.
     #[error(
         "2.2: castling right '{right}' needs {color}'s unmoved King on {king} and Rook on {rook}"
     )]
     CastlingWithoutPieces {
+        /// The right's letter, `K`, `Q`, `k` or `q`.
         right: char,
+        /// Whose right.
         color: Color,
+        /// The King's home square.
         king: Square,
+        /// The Rook's home square.
         rook: Square,
     },
-    #[error("6.2: the half-move clock must be a whole number, not '{0}'")]
+    /// The half-move clock is not a number from 0 to [`MAX_COUNTER`].
+    #[error("6.2: the half-move clock must be a whole number of at most nine digits, not '{0}'")]
     BadHalfmoveClock(String),
-    #[error("6.2: the full-move number must be a whole number from 1, not '{0}'")]
+    /// The full-move number is not a number from 1 to [`MAX_COUNTER`].
+    #[error(
+        "6.2: the full-move number must be a whole number from 1, of at most nine digits, not '{0}'"
+    )]
     BadFullmoveNumber(String),
+    /// 3.3: the side not to move is in check while the side to move has
+    /// its King.
     #[error(
         "3.3: {0} is in check but it is not its turn (only allowed when the side to move has lost its King, 5.1)"
     )]
     WaitingSideInCheck(Color),
 }
 
-fn parse_placement(field: &str) -> Result<Board, LfenError> {
+/// Reads the placement field into `b`: only how it is written (ranks,
+/// letters, brackets) is checked here; what it places is checked by
+/// [`PositionBuilder::build`].
+fn parse_placement(field: &str, b: &mut PositionBuilder) -> Result<(), LfenError> {
     let ranks: Vec<&str> = field.split('/').collect();
     if ranks.len() != 8 {
         return Err(LfenError::RankCount(ranks.len()));
     }
-    let mut board = Board::empty();
     for (i, text) in ranks.iter().enumerate() {
         let rank = 7 - i as u8;
         let rank_name = rank + 1;
@@ -82,6 +143,12 @@ fn parse_placement(field: &str) -> Result<Board, LfenError> {
         let too_long = |file: usize| LfenError::RankLength {
             rank: rank_name,
             squares: file,
+        };
+        let letter = |c: char| {
+            Piece::from_char(c).ok_or(LfenError::UnknownLetter {
+                rank: rank_name,
+                letter: c,
+            })
         };
         while let Some(c) = chars.next() {
             if file >= 8 {
@@ -101,41 +168,11 @@ fn parse_placement(field: &str) -> Result<Board, LfenError> {
                     else {
                         return Err(LfenError::MalformedConstruct { rank: rank_name });
                     };
-                    let captor = Piece::from_char(top).ok_or(LfenError::UnknownLetter {
-                        rank: rank_name,
-                        letter: top,
-                    })?;
-                    let prisoner = Piece::from_char(bottom).ok_or(LfenError::UnknownLetter {
-                        rank: rank_name,
-                        letter: bottom,
-                    })?;
-                    if !captor.role.is_chess() {
-                        return Err(LfenError::CaptorNotChess {
-                            square: sq,
-                            letter: top,
-                        });
-                    }
-                    if !prisoner.role.is_legion() || prisoner.color == captor.color {
-                        return Err(LfenError::BadPrisoner {
-                            square: sq,
-                            letter: bottom,
-                        });
-                    }
-                    board.put(
-                        sq,
-                        Occupant {
-                            piece: captor,
-                            prisoner: Some(prisoner.role),
-                        },
-                    );
+                    b.construct(sq, letter(top)?, letter(bottom)?);
                     file += 1;
                 }
                 _ => {
-                    let piece = Piece::from_char(c).ok_or(LfenError::UnknownLetter {
-                        rank: rank_name,
-                        letter: c,
-                    })?;
-                    board.put(sq, Occupant::piece(piece));
+                    b.piece(sq, letter(c)?);
                     file += 1;
                 }
             }
@@ -144,7 +181,7 @@ fn parse_placement(field: &str) -> Result<Board, LfenError> {
             return Err(too_long(file));
         }
     }
-    Ok(board)
+    Ok(())
 }
 
 fn parse_castling(field: &str) -> Result<CastlingRights, LfenError> {
@@ -153,11 +190,12 @@ fn parse_castling(field: &str) -> Result<CastlingRights, LfenError> {
         return Ok(rights);
     }
     let order = [
-        ('K', Color::White, CastlingSide::Short),
-        ('Q', Color::White, CastlingSide::Long),
-        ('k', Color::Black, CastlingSide::Short),
-        ('q', Color::Black, CastlingSide::Long),
-    ];
+        (Color::White, CastlingSide::Short),
+        (Color::White, CastlingSide::Long),
+        (Color::Black, CastlingSide::Short),
+        (Color::Black, CastlingSide::Long),
+    ]
+    .map(|(color, side)| (castling::right_char(color, side), color, side));
     let mut next = 0;
     for c in field.chars() {
         let Some(pos) = order[next..].iter().position(|(l, _, _)| *l == c) else {
@@ -173,76 +211,31 @@ fn parse_castling(field: &str) -> Result<CastlingRights, LfenError> {
     Ok(rights)
 }
 
-fn validate(board: &Board, turn: Color, castling: CastlingRights) -> Result<(), LfenError> {
-    for sq in board.occupied() {
-        let Some(o) = board.occupant(sq) else {
-            continue;
-        };
-        let p = o.piece;
-        if p.role.is_legion() {
-            if !sq.is_dark() {
-                return Err(LfenError::LegionOnLightSquare {
-                    piece: p,
-                    square: sq,
-                });
-            }
-            if p.role == Role::Man && sq.relative_rank(p.color) == 7 {
-                return Err(LfenError::ManOnFarRank {
-                    color: p.color,
-                    square: sq,
-                });
-            }
-        }
-    }
-    for color in Color::ALL {
-        if board.pieces(color, Role::King).more_than_one() {
-            return Err(LfenError::TooManyKings(color));
-        }
-    }
-    for color in Color::ALL {
-        for side in CastlingSide::ALL {
-            if !castling.has(color, side) {
-                continue;
-            }
-            let path = castling::path(color, side);
-            let unmoved = |sq: Square, role: Role| {
-                board.piece_at(sq) == Some(Piece::new(color, role))
-                    && board.prisoner_at(sq).is_none()
-            };
-            if !unmoved(path.king_from, Role::King) || !unmoved(path.rook_from, Role::Rook) {
-                let right = match (color, side) {
-                    (Color::White, CastlingSide::Short) => 'K',
-                    (Color::White, CastlingSide::Long) => 'Q',
-                    (Color::Black, CastlingSide::Short) => 'k',
-                    (Color::Black, CastlingSide::Long) => 'q',
-                };
-                return Err(LfenError::CastlingWithoutPieces {
-                    right,
-                    color,
-                    king: path.king_from,
-                    rook: path.rook_from,
-                });
-            }
-        }
-    }
-    if board.king(turn).is_some()
-        && let Some(k) = board.king(!turn)
-        && board.attackers(k, turn, board.occupied()).any()
-    {
-        return Err(LfenError::WaitingSideInCheck(!turn));
-    }
-    Ok(())
-}
-
 impl Position {
     /// Reads an LFEN under the given rules. Under default rules a side to
     /// move that is mated loses its King at once, as 5.1 prescribes.
+    /// `str::parse` reads under default rules.
+    ///
+    /// ```
+    /// use legion_rules::{Color, LfenError, Position, Rules};
+    ///
+    /// let pos = Position::from_lfen("3k4/8/8/2[Qm]5/8/8/8/4K3 b - 3 20", Rules::DEFAULT).unwrap();
+    /// assert_eq!(pos.turn(), Color::Black);
+    /// assert!(pos.board().occupant("c5".parse().unwrap()).unwrap().is_construct());
+    /// assert_eq!(pos.to_lfen(), "3k4/8/8/2[Qm]5/8/8/8/4K3 b - 3 20");
+    ///
+    /// // The error names the rule broken: a man on a light square (1.4).
+    /// let err = "3k4/8/8/8/8/8/8/1M2K3 w - 0 1".parse::<Position>().unwrap_err();
+    /// assert!(matches!(err, LfenError::LegionOnLightSquare { .. }));
+    /// assert!(err.to_string().starts_with("1.4:"));
+    /// ```
     pub fn from_lfen(lfen: &str, rules: Rules) -> Result<Position, LfenError> {
         let fields: Vec<&str> = lfen.trim().split(' ').collect();
         if !(3..=5).contains(&fields.len()) {
             return Err(LfenError::FieldCount(fields.len()));
         }
-        let board = parse_placement(fields[0])?;
+        let mut b = PositionBuilder::new();
+        parse_placement(fields[0], &mut b)?;
         let turn = match fields[1] {
             "w" => Color::White,
             "b" => Color::Black,
@@ -259,12 +252,13 @@ impl Position {
                 .filter(|&n| n >= 1)
                 .ok_or_else(|| LfenError::BadFullmoveNumber(s.to_string()))?,
         };
-        validate(&board, turn, castling)?;
-        let mut pos = Position::from_parts(board, turn, castling, rules, halfmove, fullmove);
-        if !rules.mate_ends_game {
-            pos.remove_mated_king();
-        }
-        Ok(pos)
+        // Everything else is checked where positions built from pieces are.
+        b.turn(turn)
+            .castling(castling)
+            .halfmove_clock(halfmove)
+            .fullmove_number(fullmove)
+            .rules(rules)
+            .build()
     }
 
     /// The LFEN of this position (6.2).
@@ -283,12 +277,13 @@ impl Position {
     }
 }
 
-/// Digits only: no sign, no spaces; at most 9 digits so play cannot overflow.
+/// Digits only: no sign, no spaces; at most 9 digits ([`MAX_COUNTER`]) so
+/// play cannot overflow.
 fn parse_number(s: &str) -> Option<u32> {
     if s.is_empty() || s.len() > 9 || !s.bytes().all(|b| b.is_ascii_digit()) {
         return None;
     }
-    s.parse().ok()
+    s.parse().ok().filter(|&n| n <= MAX_COUNTER)
 }
 
 pub(crate) fn write_placement(board: &Board, s: &mut String) {
@@ -341,6 +336,7 @@ impl fmt::Display for Position {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::Role;
 
     fn err(s: &str) -> LfenError {
         Position::from_lfen(s, Rules::DEFAULT).unwrap_err()

@@ -10,8 +10,8 @@
 use arrayvec::ArrayVec;
 
 use crate::attacks::{
-    between, bishop_attacks, bishop_rays, diagonal_ray, diagonal_step, king_attacks,
-    knight_attacks, opposite, rook_attacks, rook_rays, shift_diagonal,
+    DIAGONAL_DELTA, between, bishop_attacks, bishop_rays, diagonal_ray, diagonal_step,
+    king_attacks, knight_attacks, opposite, rook_attacks, rook_rays, shift_diagonal,
 };
 use crate::capture;
 use crate::castling::{self, CastlingSide};
@@ -342,7 +342,8 @@ fn other_moves(pos: &Position, s: &Safety, mode: Mode, out: &mut MoveList) {
     };
     for d in forward {
         for to in shift_diagonal(d, free_men) & step_targets {
-            let from = diagonal_step(opposite(d), to).unwrap_or(to);
+            // `to` is a man's square shifted one step along `d`: step back.
+            let from = Square::new((to.index() as i32 - DIAGONAL_DELTA[d]) as u8);
             out.push(Move::step(
                 Role::Man,
                 from,

@@ -88,16 +88,19 @@ impl Move {
         }
     }
 
+    /// The square the piece leaves (the King's, for castling).
     #[inline]
     pub const fn from(self) -> Square {
         self.from
     }
 
+    /// The square the piece ends on (the King's, for castling).
     #[inline]
     pub const fn to(self) -> Square {
         self.to
     }
 
+    /// How the move changes the board.
     #[inline]
     pub const fn kind(self) -> MoveKind {
         self.kind
@@ -123,11 +126,13 @@ impl Move {
         self.captured
     }
 
+    /// Whether the move captures anything (4.1).
     #[inline]
     pub const fn is_capture(self) -> bool {
         self.captured.any()
     }
 
+    /// Whether a man or Tama moves (a step or a capture series).
     #[inline]
     pub const fn is_legion(self) -> bool {
         matches!(self.kind, MoveKind::Step | MoveKind::Jump)
@@ -135,17 +140,10 @@ impl Move {
 
     /// For castling, which side.
     pub fn castling_side(self) -> Option<CastlingSide> {
-        if self.kind != MoveKind::Castle {
-            return None;
+        match self.kind {
+            MoveKind::Castle => Some(CastlingSide::from_king_destination(self.to)),
+            _ => None,
         }
-        // Short castling moves the King towards the a-file for Black and
-        // the h-file for White; either way it lands next to the corner's
-        // neighbour, i.e. on file b or g.
-        Some(if self.to.file() == 6 || self.to.file() == 1 {
-            CastlingSide::Short
-        } else {
-            CastlingSide::Long
-        })
     }
 }
 

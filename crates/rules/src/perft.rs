@@ -5,6 +5,15 @@ use crate::{MoveList, Position};
 
 /// Counts leaf positions `depth` plies ahead. Every leaf is played (no bulk
 /// counting), so rates compare with other generators measured the same way.
+///
+/// ```
+/// use legion_rules::{Position, perft::perft};
+///
+/// // RULES Part VII: 26, 670, 18067, 464157, 12581553.
+/// let start = Position::initial();
+/// assert_eq!(perft(&start, 1), 26);
+/// assert_eq!(perft(&start, 3), 18067);
+/// ```
 pub fn perft(pos: &Position, depth: u32) -> u64 {
     if depth == 0 {
         return 1;
@@ -20,6 +29,14 @@ pub fn perft(pos: &Position, depth: u32) -> u64 {
 }
 
 /// Perft split by first move: (canonical move, count), sorted by move.
+///
+/// ```
+/// use legion_rules::{Position, perft::divide};
+///
+/// let split = divide(&Position::initial(), 2);
+/// assert_eq!(split.len(), 26);
+/// assert_eq!(split.iter().map(|(_, n)| n).sum::<u64>(), 670);
+/// ```
 pub fn divide(pos: &Position, depth: u32) -> Vec<(String, u64)> {
     let mut out: Vec<(String, u64)> = pos
         .legal_moves()

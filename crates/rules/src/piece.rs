@@ -7,10 +7,15 @@ use crate::Color;
 /// What a piece is, without its colour. Chess roles first, then the Legion's.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum Role {
+    /// The King (1.3); never captured (3.1).
     King = 0,
+    /// The Queen.
     Queen = 1,
+    /// A Rook.
     Rook = 2,
+    /// A Bishop.
     Bishop = 3,
+    /// A Knight.
     Knight = 4,
     /// A Legion man (шашка), 1.4.
     Man = 5,
@@ -19,6 +24,7 @@ pub enum Role {
 }
 
 impl Role {
+    /// Every role, chess roles first.
     pub const ALL: [Role; 7] = [
         Role::King,
         Role::Queen,
@@ -29,6 +35,7 @@ impl Role {
         Role::Tama,
     ];
 
+    /// 0 to 6 in the order of [`Role::ALL`]: an index for per-role tables.
     #[inline]
     pub const fn index(self) -> usize {
         self as usize
@@ -59,6 +66,7 @@ impl Role {
         }
     }
 
+    /// Reads a role letter of LFEN (6.2), in either case.
     pub fn from_char(c: char) -> Option<Role> {
         Some(match c.to_ascii_uppercase() {
             'K' => Role::King,
@@ -72,6 +80,7 @@ impl Role {
         })
     }
 
+    /// The role's name in explanations: "Knight", "man", "Tama".
     pub const fn name(self) -> &'static str {
         match self {
             Role::King => "King",
@@ -94,11 +103,14 @@ impl fmt::Display for Role {
 /// A piece: a role and a colour.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct Piece {
+    /// Its side.
     pub color: Color,
+    /// Its kind.
     pub role: Role,
 }
 
 impl Piece {
+    /// The piece of this side and kind.
     pub const fn new(color: Color, role: Role) -> Piece {
         Piece { color, role }
     }
@@ -112,6 +124,7 @@ impl Piece {
         }
     }
 
+    /// Reads an LFEN letter (6.2): upper case White, lower case Black.
     pub fn from_char(c: char) -> Option<Piece> {
         let role = Role::from_char(c)?;
         let color = if c.is_ascii_uppercase() {
@@ -136,11 +149,14 @@ pub struct Occupant {
     /// The piece, or for a construct its Captor: its colour owns the square.
     pub piece: Piece,
     /// For a construct, the prisoner's role (`Man` or `Tama`); its colour is
-    /// always the other side's (1.5).
+    /// always the other side's (1.5). [`Board::put`](crate::Board::put)
+    /// takes any role but a Tama for a man; [`PositionBuilder`](crate::PositionBuilder)
+    /// refuses what 1.5 forbids.
     pub prisoner: Option<Role>,
 }
 
 impl Occupant {
+    /// A piece standing alone.
     pub const fn piece(piece: Piece) -> Occupant {
         Occupant {
             piece,
@@ -154,6 +170,7 @@ impl Occupant {
             .map(|role| Piece::new(!self.piece.color, role))
     }
 
+    /// Whether this is a construct (1.5).
     pub fn is_construct(self) -> bool {
         self.prisoner.is_some()
     }

@@ -1,7 +1,8 @@
 //! A position: placement, side to move, castling rights, clocks, and the
 //! rule option in force; and how a move changes it.
 
-use crate::castling::{self, CastlingRights};
+use crate::castling::{self, CastlingRights, CastlingSide};
+use crate::explain::PlayError;
 use crate::movegen;
 use crate::zobrist;
 use crate::{Bitboard, Board, Color, Move, MoveKind, MoveList, Occupant, Piece, Role, Square};
@@ -14,9 +15,11 @@ pub struct Rules {
 }
 
 impl Rules {
+    /// The rules as written, with Phase 2 (5.1).
     pub const DEFAULT: Rules = Rules {
         mate_ends_game: false,
     };
+    /// The `mate-ends-game` option (5.4).
     pub const MATE_ENDS_GAME: Rules = Rules {
         mate_ends_game: true,
     };
@@ -31,7 +34,27 @@ impl Rules {
     }
 }
 
-/// A Legion position. Cheap to copy: search and perft copy it per move.
+/// A Legion position: placement (constructs included), side to move,
+/// castling rights, clocks, and the rule option in force. Cheap to copy:
+/// search and perft copy it per move.
+///
+/// Positions come from [`Position::initial`], from an LFEN (6.2) with
+/// [`Position::from_lfen`] or `parse`, or from pieces with
+/// [`PositionBuilder`](crate::PositionBuilder); all are valid by 6.2.
+///
+/// ```
+/// use legion_rules::{MoveKind, Position, Rules, notation};
+///
+/// // A White man on c3 must take the Black man on d4 (4.2).
+/// let pos = Position::from_lfen("3k4/8/8/8/3m4/2M5/8/4K3 w - 0 1", Rules::DEFAULT).unwrap();
+/// let moves = pos.legal_moves();
+/// assert_eq!(moves.len(), 1);
+/// assert_eq!(moves[0].kind(), MoveKind::Jump);
+/// assert_eq!(notation::human(&pos, moves[0]), "c3:e5");
+///
+/// let after = pos.after(moves[0]);
+/// assert_eq!(after.to_lfen(), "3k4/8/8/4M3/8/8/8/4K3 b - 0 1");
+/// ```
 #[derive(Clone, Copy, Debug)]
 pub struct Position {
     pub(crate) board: Board,
@@ -72,6 +95,7 @@ impl Position {
         Position::initial_with(Rules::DEFAULT)
     }
 
+    /// The initial position (1.6) under the given rules.
     pub fn initial_with(rules: Rules) -> Position {
         Position::from_parts(
             Board::initial(),
@@ -128,21 +152,25 @@ impl Position {
         h
     }
 
+    /// The placement, constructs included.
     #[inline]
     pub fn board(&self) -> &Board {
         &self.board
     }
 
+    /// The side to move.
     #[inline]
     pub fn turn(&self) -> Color {
         self.turn
     }
 
+    /// The castling rights left (2.2, 6.2).
     #[inline]
     pub fn castling(&self) -> CastlingRights {
         self.castling
     }
 
+    /// The rule option in force (5.4).
     #[inline]
     pub fn rules(&self) -> Rules {
         self.rules
@@ -154,6 +182,8 @@ impl Position {
         self.halfmove
     }
 
+    /// The full-move number: 1 at the start, increased after each Black
+    /// move (6.2).
     #[inline]
     pub fn fullmove_number(&self) -> u32 {
         self.fullmove
@@ -171,6 +201,7 @@ impl Position {
         self.checkers
     }
 
+    /// Whether the side to move is in check (3.2).
     #[inline]
     pub fn is_check(&self) -> bool {
         self.checkers().any()
@@ -185,6 +216,20 @@ impl Position {
     }
 
     /// Every legal move (Parts II–V, with the obligation order of 4.2).
+    ///
+    /// ```
+    /// use legion_rules::{Position, notation};
+    ///
+    /// let pos = Position::initial();
+    /// let mut moves: Vec<String> = pos
+    ///     .legal_moves()
+    ///     .iter()
+    ///     .map(|&m| notation::canonical(&pos, m))
+    ///     .collect();
+    /// moves.sort();
+    /// assert_eq!(moves.len(), 26); // RULES Part VII
+    /// assert_eq!(&moves[..3], ["a1a2", "a3b4", "c3b4"]);
+    /// ```
     pub fn legal_moves(&self) -> MoveList {
         let mut list = MoveList::new();
         movegen::legal_moves(self, &mut list);
@@ -204,6 +249,8 @@ impl Position {
         movegen::generate(self, list, movegen::Mode::Noisy);
     }
 
+    /// Whether the side to move has a legal move, without listing them
+    /// (5.2: without one, it has lost).
     pub fn has_legal_move(&self) -> bool {
         movegen::has_legal_move(self)
     }
@@ -241,6 +288,7 @@ impl Position {
         self.is_check() && !self.has_legal_move()
     }
 
+    /// Whether `m` is one of the legal moves here.
     pub fn is_legal(&self, m: Move) -> bool {
         self.legal_moves().contains(&m)
     }
@@ -300,9 +348,65 @@ impl Position {
         self.castling = rights;
     }
 
-    /// Plays a move given by the generator, including the King removal of 5.1
-    /// when it mates. The move must be legal in this position.
+    /// Plays `m`, which must be legal here: a checked [`try_play`] when it
+    /// may not be. Kept under this name for existing callers; it is
+    /// [`play_unchecked`].
+    ///
+    /// [`try_play`]: Position::try_play
+    /// [`play_unchecked`]: Position::play_unchecked
+    #[inline]
     pub fn play(&mut self, m: Move) {
+        self.play_unchecked(m);
+    }
+
+    /// Plays `m` if it is legal here; otherwise leaves the position as it
+    /// was and says which rule the move breaks, as [`explain`] does for
+    /// the squares the move visits.
+    ///
+    /// [`explain`]: crate::explain
+    ///
+    /// ```
+    /// use legion_rules::{Position, notation};
+    ///
+    /// let mut pos = Position::initial();
+    /// let m = notation::parse_move(&pos, "c3-d4").unwrap();
+    /// pos.try_play(m).unwrap();
+    /// // The same move again: d4 is now White's man, and it is Black's turn.
+    /// let err = pos.try_play(m).unwrap_err();
+    /// assert_eq!(err.rule(), "1.2");
+    /// assert_eq!(err.to_string(), "1.2: there is no piece on c3");
+    /// ```
+    pub fn try_play(&mut self, m: Move) -> Result<(), PlayError> {
+        let legal = self.legal_moves();
+        if !legal.contains(&m) {
+            return Err(PlayError::new(
+                m,
+                crate::explain::explain_move(self, m, &legal),
+            ));
+        }
+        self.play_unchecked(m);
+        Ok(())
+    }
+
+    /// Plays `m` without checking it, including the King removal of 5.1
+    /// when it mates: the fast path of search and perft.
+    ///
+    /// Precondition: `m` is one of [`legal_moves`] of this very position
+    /// (generated here, or checked with [`is_legal`]). Any other move
+    /// leaves an unspecified (but memory-safe) position; debug builds
+    /// assert that the move at least fits the board (its piece on its
+    /// square, its targets where it says). Use [`try_play`] for moves
+    /// that come from outside.
+    ///
+    /// [`legal_moves`]: Position::legal_moves
+    /// [`is_legal`]: Position::is_legal
+    /// [`try_play`]: Position::try_play
+    pub fn play_unchecked(&mut self, m: Move) {
+        debug_assert!(
+            self.fits(m),
+            "{m:?} was not generated in {}",
+            self.to_lfen()
+        );
         let us = self.turn;
         let them = !us;
         let (from, to) = (m.from(), m.to());
@@ -312,14 +416,10 @@ impl Position {
                 // 4.1: a plain chess piece takes an enemy man or Tama prisoner;
                 // a Captor already holds one, so the target is removed; an
                 // enemy construct is absorbed whole.
-                let mut gained = None;
-                if m.is_capture() {
-                    let role = self.board.role_at(to).unwrap_or(Role::Man);
-                    self.remove(to, Piece::new(them, role));
-                    if role.is_legion() {
-                        gained = Some(role);
-                    }
-                }
+                // The target is read from the board, whole (a construct
+                // with its prisoner): nothing is assumed about it.
+                let target = if m.is_capture() { self.take(to) } else { None };
+                let gained = target.map(|o| o.piece.role).filter(|role| role.is_legion());
                 self.toggle(from, mover);
                 self.toggle(to, mover);
                 match self.board.prisoner_at(from) {
@@ -337,8 +437,7 @@ impl Position {
                 m.is_capture()
             }
             MoveKind::Castle => {
-                let side = m.castling_side().unwrap_or(castling::CastlingSide::Short);
-                let path = castling::path(us, side);
+                let path = castling::path(us, CastlingSide::from_king_destination(to));
                 let rook = Piece::new(us, Role::Rook);
                 self.remove(path.king_from, mover);
                 self.remove(path.rook_from, rook);
@@ -388,6 +487,41 @@ impl Position {
         }
     }
 
+    /// Whether `m` fits the board, as every generated move does: its piece
+    /// on its square, a chess capture's target an enemy piece other than
+    /// the King, a step onto an empty square, jumped pieces the enemy's,
+    /// castling with its right. Cheap, for the debug assertion of
+    /// [`play_unchecked`](Position::play_unchecked); not a legality test.
+    fn fits(&self, m: Move) -> bool {
+        let b = &self.board;
+        let us = self.turn;
+        let (from, to) = (m.from(), m.to());
+        let empty = !b.occupied();
+        b.pieces(us, m.role()).contains(from)
+            && match m.kind() {
+                MoveKind::Chess => {
+                    m.role().is_chess()
+                        && if m.is_capture() {
+                            m.captured() == Bitboard::from(to) && b.jumpable_by(us).contains(to)
+                        } else {
+                            empty.contains(to)
+                        }
+                }
+                MoveKind::Castle => {
+                    let side = CastlingSide::from_king_destination(to);
+                    let path = castling::path(us, side);
+                    self.castling.has(us, side) && path.king_from == from && path.king_to == to
+                }
+                MoveKind::Step => m.role().is_legion() && empty.contains(to) && !m.is_capture(),
+                MoveKind::Jump => {
+                    m.role().is_legion()
+                        && m.is_capture()
+                        && (m.captured() & !b.jumpable_by(us)).is_empty()
+                        && (to == from || empty.contains(to))
+                }
+            }
+    }
+
     /// 5.1: a mated side's King leaves the board at once, with its prisoner.
     /// Returns whether it did.
     pub(crate) fn remove_mated_king(&mut self) -> bool {
@@ -404,7 +538,8 @@ impl Position {
         true
     }
 
-    /// The position after `m`.
+    /// The position after `m`, which must be legal here (as for
+    /// [`play_unchecked`](Position::play_unchecked)).
     #[inline]
     pub fn after(&self, m: Move) -> Position {
         let mut p = *self;
@@ -413,7 +548,9 @@ impl Position {
     }
 
     /// Passes the turn without moving: for engine null-move search only,
-    /// never a legal move (1.2). Not allowed in check.
+    /// never a legal move (1.2). Not allowed in check. Hidden from the
+    /// documentation: it is not part of the rules' interface.
+    #[doc(hidden)]
     pub fn null_move(&self) -> Position {
         let mut p = *self;
         p.turn = !p.turn;
@@ -431,4 +568,110 @@ pub(crate) fn occupant_key(o: Occupant, sq: Square) -> u64 {
         k ^= zobrist::prisoner(!o.piece.color, role, sq);
     }
     k
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::Illegal;
+    use crate::notation::parse_move;
+
+    fn pos(lfen: &str) -> Position {
+        lfen.parse().unwrap()
+    }
+
+    #[test]
+    fn try_play_plays_legal_moves_like_play_unchecked() {
+        let start = Position::initial();
+        for m in start.legal_moves() {
+            let mut checked = start;
+            checked.try_play(m).unwrap();
+            let mut unchecked = start;
+            unchecked.play_unchecked(m);
+            assert_eq!(checked, unchecked);
+            assert_eq!(checked.hash(), unchecked.hash());
+            assert_eq!(checked, start.after(m));
+        }
+    }
+
+    #[test]
+    fn try_play_refuses_with_the_rule_and_leaves_the_position() {
+        // After c3-d4 b6-c5 the man on d4 must take (4.2): Nf3 is refused.
+        let mut p = Position::initial();
+        for text in ["c3d4", "b6c5"] {
+            let m = parse_move(&p, text).unwrap();
+            p.try_play(m).unwrap();
+        }
+        let before = p;
+        let knight = parse_move(&Position::initial(), "Nf3").unwrap();
+        let err = p.try_play(knight).unwrap_err();
+        assert_eq!(p, before);
+        assert_eq!(err.rule(), "4.2");
+        assert!(matches!(err.reason(), Illegal::CaptureObligation { .. }));
+        assert_eq!(err.mv(), knight);
+        assert_eq!(err.to_string(), "4.2: a Legion capture is mandatory: d4:b6");
+        // A move of the other side: it is not White's piece (1.2).
+        let black = parse_move(&pos(&before.to_lfen().replace(" w ", " b ")), "c5b4");
+        let err = p.try_play(black.unwrap()).unwrap_err();
+        assert!(
+            matches!(err.reason(), Illegal::NotYourPiece { .. }),
+            "{err}"
+        );
+    }
+
+    #[test]
+    fn try_play_explains_moves_made_in_other_positions() {
+        // A Knight move g1f3 where a Bishop now stands on g1 (1.3).
+        let knight = parse_move(&Position::initial(), "Nf3").unwrap();
+        let mut p = pos("3k4/8/8/8/8/8/8/4K1B1 w - 0 1");
+        let err = p.try_play(knight).unwrap_err();
+        assert!(matches!(
+            err.reason(),
+            Illegal::NoPieceFits {
+                role: Role::Knight,
+                ..
+            }
+        ));
+        assert_eq!(err.rule(), "1.3");
+        // A Rook capture on d5 where d5 is now empty.
+        let capture = parse_move(&pos("k7/8/8/3n4/8/8/8/3RK3 w - 0 1"), "Rxd5").unwrap();
+        let mut p = pos("k7/8/8/8/8/8/8/3RK3 w - 0 1");
+        assert!(p.try_play(capture).is_err());
+        // ...and a plain Rook move to d5 where an enemy Knight now stands.
+        let quiet = parse_move(&pos("k7/8/8/8/8/8/8/3RK3 w - 0 1"), "Rd5").unwrap();
+        let mut p = pos("k7/8/8/3n4/8/8/8/3RK3 w - 0 1");
+        let err = p.try_play(quiet).unwrap_err();
+        assert_eq!(err.rule(), "2.1", "{err}");
+        // A series whose jumped man has gone: the man cannot go that far.
+        let series = parse_move(&pos("3k4/8/8/8/3m4/2M5/8/4K3 w - 0 1"), "c3:e5").unwrap();
+        let mut p = pos("3k4/8/8/8/8/2M5/8/4K3 w - 0 1");
+        let err = p.try_play(series).unwrap_err();
+        assert!(matches!(err.reason(), Illegal::ManTooFar { .. }), "{err}");
+        // A Tama's series over b2 where b2 is now empty: the same squares
+        // make a plain slide here, but there is nothing to jump (4.3).
+        let series = parse_move(&pos("3k4/8/8/8/8/8/1m6/T3K3 w - 0 1"), "a1:d4").unwrap();
+        let mut p = pos("3k4/8/8/8/8/8/8/T3K3 w - 0 1");
+        let err = p.try_play(series).unwrap_err();
+        assert!(
+            matches!(err.reason(), Illegal::NothingToJump { .. }),
+            "{err}"
+        );
+    }
+
+    #[test]
+    fn castling_needs_no_fallback_for_its_side() {
+        for (lfen, text, king, rook) in [
+            ("r2k3r/8/8/8/8/8/8/R3K2R w KQkq 0 1", "O-O", "g1", "f1"),
+            ("r2k3r/8/8/8/8/8/8/R3K2R w KQkq 0 1", "O-O-O", "c1", "d1"),
+            ("r2k3r/8/8/8/8/8/8/R3K2R b KQkq 0 1", "O-O", "b8", "c8"),
+            ("r2k3r/8/8/8/8/8/8/R3K2R b KQkq 0 1", "O-O-O", "f8", "e8"),
+        ] {
+            let mut p = pos(lfen);
+            let m = parse_move(&p, text).unwrap();
+            p.try_play(m).unwrap();
+            let role = |s: &str| p.board().role_at(s.parse().unwrap());
+            assert_eq!(role(king), Some(Role::King), "{lfen} {text}");
+            assert_eq!(role(rook), Some(Role::Rook), "{lfen} {text}");
+        }
+    }
 }

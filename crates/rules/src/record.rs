@@ -8,46 +8,88 @@ use crate::lfen::LfenError;
 use crate::notation::{self, MoveParseError};
 use crate::{Color, Position, Rules};
 
-/// A game and its tags.
+/// A game and its tags: what a game record (6.5) holds.
+///
+/// ```
+/// use legion_rules::{Game, Record};
+///
+/// let mut game = Game::default();
+/// for m in ["c3-d4", "f6-e5", "d4:f6", "g7:e5"] {
+///     game.play_text(m).unwrap();
+/// }
+/// let mut record = Record::new(game);
+/// record.set_tag("White", "Ann");
+/// let text = record.write();
+/// assert!(text.contains("[White \"Ann\"]"));
+/// assert!(text.contains("1. c3-d4 f6-e5 2. d4:f6 g7:e5 *"));
+///
+/// // Read back, in either notation.
+/// let back = Record::parse("1. c3d4 f6e5 2. d4f6 g7e5 *").unwrap();
+/// assert_eq!(back.game.moves(), record.game.moves());
+/// ```
 #[derive(Debug, Clone)]
 pub struct Record {
     /// Tag pairs in order, `Result`, `FEN` and `Rules` included.
     pub tags: Vec<(String, String)>,
+    /// The game: start position, moves, declared result.
     pub game: Game,
-    /// A comment after each move (index = ply), and before the first move.
+    /// A comment after each move, by ply (`None` where there is none).
     pub comments: Vec<Option<String>>,
+    /// The comment before the first move.
     pub opening_comment: Option<String>,
 }
 
+/// Why a text is not a game record (6.5), with the rule.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum RecordError {
+    /// A tag line is not `[Name "value"]`.
     #[error("6.5: line {line}: malformed tag pair; write [Name \"value\"]")]
-    BadTag { line: usize },
+    BadTag {
+        /// The line, from 1.
+        line: usize,
+    },
+    /// The `FEN` tag is no valid LFEN.
     #[error("6.5: the FEN tag is not a valid LFEN: {0}")]
     BadFen(LfenError),
+    /// The `Rules` tag names no rule option of 5.4.
     #[error("6.5: unknown rule option '{0}' in the Rules tag (known: mate-ends-game)")]
     UnknownRules(String),
+    /// A `{` comment is not closed.
     #[error("6.5: unclosed comment '{{' ")]
     UnclosedComment,
+    /// A move is not legal where it stands: which, and why.
     #[error("6.5: move {number}{dots} '{text}': {error}")]
     BadMove {
+        /// The full-move number.
         number: u32,
+        /// `.` before a White move, `...` before a Black one.
         dots: &'static str,
+        /// The move as written.
         text: String,
+        /// Why it names no legal move.
         error: MoveParseError,
     },
+    /// A move after the game has ended on the board.
     #[error("6.5: move {number}{dots} '{text}' comes after the end of the game ({outcome})")]
     MoveAfterEnd {
+        /// The full-move number.
         number: u32,
+        /// `.` before a White move, `...` before a Black one.
         dots: &'static str,
+        /// The move as written.
         text: String,
+        /// How the game had ended.
         outcome: String,
     },
+    /// Something in the move text that is neither a move, a number, a
+    /// comment nor a result.
     #[error("6.5: unexpected '{0}' in the move text")]
     Unexpected(String),
 }
 
 impl Record {
+    /// A record of `game` with no tags or comments (writing fills in the
+    /// tags of 6.5).
     pub fn new(game: Game) -> Record {
         Record {
             tags: Vec::new(),
@@ -57,6 +99,7 @@ impl Record {
         }
     }
 
+    /// The value of tag `name`, if set.
     pub fn tag(&self, name: &str) -> Option<&str> {
         self.tags
             .iter()
@@ -64,6 +107,7 @@ impl Record {
             .map(|(_, v)| v.as_str())
     }
 
+    /// Sets tag `name`, in place if it is there, else at the end.
     pub fn set_tag(&mut self, name: &str, value: &str) {
         match self.tags.iter_mut().find(|(n, _)| n == name) {
             Some(t) => t.1 = value.to_string(),

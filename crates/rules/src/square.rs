@@ -10,6 +10,8 @@ use crate::Color;
 pub struct Square(u8);
 
 impl Square {
+    /// The square of index 0 (`a1`) to 63 (`h8`); debug builds check the
+    /// range, release builds take the index modulo 64.
     #[inline]
     pub const fn new(index: u8) -> Square {
         debug_assert!(index < 64);
@@ -26,16 +28,19 @@ impl Square {
         }
     }
 
+    /// 0 (`a1`) to 63 (`h8`), rank by rank.
     #[inline]
     pub const fn index(self) -> usize {
         self.0 as usize
     }
 
+    /// 0 for the a-file to 7 for the h-file.
     #[inline]
     pub const fn file(self) -> u8 {
         self.0 & 7
     }
 
+    /// 0 for rank 1 to 7 for rank 8.
     #[inline]
     pub const fn rank(self) -> u8 {
         self.0 >> 3
@@ -68,14 +73,17 @@ impl Square {
         Square(63 - self.0)
     }
 
+    /// The 64 squares from `a1` to `h8`, rank by rank.
     pub fn all() -> impl Iterator<Item = Square> {
         (0..64).map(Square)
     }
 
+    /// The file's letter, `a` to `h`.
     pub fn file_char(self) -> char {
         (b'a' + self.file()) as char
     }
 
+    /// The rank's digit, `1` to `8`.
     pub fn rank_char(self) -> char {
         (b'1' + self.rank()) as char
     }

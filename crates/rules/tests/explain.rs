@@ -244,3 +244,59 @@ fn a_tama_is_blocked_by_its_own_pieces() {
     let e = why("3k4/8/8/8/8/4m3/3m4/2T1K3 w - 0 1", "c1e3");
     assert_eq!(e.rule(), "4.3", "{e}");
 }
+
+/// With nothing to jump between its squares, a Legion piece's move is a
+/// move without capture (2.4): to an occupied square it is no move, not a
+/// jump that lands badly (4.3). Found by the property test of
+/// `tests/explanations.rs`.
+#[test]
+fn a_legion_piece_moves_only_to_empty_squares() {
+    // The man b2 back onto its own Bishop on c1.
+    let e = why(START, "b2c1");
+    assert!(matches!(e, Illegal::LegionTargetOccupied { .. }), "{e:?}");
+    assert_eq!(
+        e.to_string(),
+        "2.4: the man on b2 cannot go to c1: it is occupied, and a Legion piece moves only to an empty square (it captures by jumping over a piece, 4.3)"
+    );
+    // Forward onto an enemy man: it must jump it, not step on it.
+    let e = why("3k4/8/8/8/3m4/2M5/8/4K3 w - 0 1", "c3d4");
+    assert!(matches!(e, Illegal::LegionTargetOccupied { .. }), "{e:?}");
+    // A Tama onto a piece with nothing between.
+    let e = why("3k4/8/8/8/8/4n3/8/2T1K3 w - 0 1", "c1e3");
+    assert_eq!(e.rule(), "2.4", "{e}");
+}
+
+/// A series is judged leg by leg (4.3), even when its start and end are
+/// not on one diagonal (`c3:e5:g3` is a fine shape for a series).
+#[test]
+fn a_series_is_not_judged_by_its_ends() {
+    let e = why(START, "c3e5g3");
+    assert!(matches!(e, Illegal::NothingToJump { .. }), "{e:?}");
+    assert_eq!(e.rule(), "4.3");
+}
+
+/// Castling written for people without the right is refused by 2.2, also
+/// when the King has left its square.
+#[test]
+fn castling_without_the_right_is_rule_2_2() {
+    use legion_rules::notation::parse_move;
+    let p = Position::from_lfen(
+        "r2k1bnr/m1m3m1/1m1m3m/2m3m1/1M5N/Mq1nM1M1/1M1M1MBM/RNBQ1K1R w kq 0 9",
+        Rules::DEFAULT,
+    )
+    .unwrap();
+    let e = parse_move(&p, "O-O").unwrap_err();
+    assert_eq!(
+        e.to_string(),
+        "2.2: White may no longer castle short: the King or that Rook has moved"
+    );
+}
+
+/// When the game is over that is the reason, whatever the move names.
+#[test]
+fn no_legal_move_comes_before_the_piece_named() {
+    use legion_rules::notation::parse_move;
+    let p = Position::from_lfen("8/8/8/2M3M1/3R3M/2M5/8/T1K3NR b - 0 37", Rules::DEFAULT).unwrap();
+    let e = parse_move(&p, "Kb1").unwrap_err();
+    assert_eq!(e.rule(), "5.2", "{e}");
+}

@@ -348,6 +348,9 @@ pub fn illegal_text(e: &Illegal, lang: Lang) -> Text {
             .with("piece", p(piece))
             .arg("to", to)
             .arg("blocker", blocker),
+        LegionTargetOccupied { piece, to } => t("illegal.legion_target_occupied")
+            .with("piece", p(piece))
+            .arg("to", to),
         NothingToJump { from, to } => t("illegal.nothing_to_jump").arg("from", from).arg("to", to),
         JumpOwnPiece { from, to, own } => t("illegal.jump_own")
             .arg("from", from)

@@ -9,15 +9,23 @@ use crate::{Move, MoveKind, Position, Square};
 /// Why a move text does not name a legal move.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum MoveParseError {
+    /// 6.3: the text is not a list of squares.
     #[error("6.3: '{0}' is not a move: write the squares the piece visits, like g1f3 or c3e5c7")]
     Syntax(String),
+    /// 6.4: the text is no move written for people either.
     #[error("6.4: '{0}' is not a move: write e.g. Nf3, Qxd7, O-O, c3-d4 or c3:e5:c7")]
     HumanSyntax(String),
     /// The move is written well but breaks a rule: which, and why.
     #[error("{0}")]
     Illegal(#[from] crate::explain::Illegal),
+    /// 6.4: the text fits several legal moves (add the file or rank).
     #[error("6.4: '{text}' is ambiguous: it could be {options}")]
-    Ambiguous { text: String, options: String },
+    Ambiguous {
+        /// The text as written.
+        text: String,
+        /// The moves it could be, for people, joined by "or".
+        options: String,
+    },
 }
 
 impl MoveParseError {
@@ -33,7 +41,9 @@ impl MoveParseError {
 }
 
 /// The path of a capture series written by a program: the lexicographically
-/// smallest of its valid paths (4.5, 6.3).
+/// smallest of its valid paths (4.5, 6.3); for any other move its two
+/// squares. `m` must be a move of `pos`: a series that cannot be played
+/// there has no path, and is given by its two ends.
 pub fn legion_path(pos: &Position, m: Move) -> Vec<Square> {
     if m.kind() != MoveKind::Jump {
         return vec![m.from(), m.to()];

@@ -41,7 +41,8 @@ fn human_without_suffix(pos: &Position, m: Move) -> String {
             .collect::<Vec<_>>()
             .join(":"),
         MoveKind::Chess => {
-            let role = pos.board.role_at(m.from()).unwrap_or(Role::King);
+            // The move knows its piece (a construct's Captor): no look-up.
+            let role = m.role();
             let mut s = String::new();
             s.push(role.upper_char());
             // 6.4: add file and/or rank when another piece of the same kind
@@ -53,7 +54,7 @@ fn human_without_suffix(pos: &Position, m: Move) -> String {
                     o.kind() == MoveKind::Chess
                         && o.to() == m.to()
                         && o.from() != m.from()
-                        && pos.board.role_at(o.from()) == Some(role)
+                        && o.role() == role
                 })
                 .map(|o| o.from())
                 .collect();
@@ -82,19 +83,27 @@ fn human_without_suffix(pos: &Position, m: Move) -> String {
 /// people do.
 pub fn parse_move(pos: &Position, text: &str) -> Result<Move, MoveParseError> {
     let t = text.trim().trim_end_matches(['+', '#', '!', '?']);
-    if t.is_empty() {
+    let Some(first) = t.chars().next() else {
         return Err(MoveParseError::HumanSyntax(text.to_string()));
-    }
+    };
     if matches!(t, "O-O" | "0-0" | "O-O-O" | "0-0-0") {
         let side = if t.len() == 3 {
             CastlingSide::Short
         } else {
             CastlingSide::Long
         };
+        // Without the right there is no castling to explain by squares:
+        // the King or Rook has moved, maybe off e1 or d8 (2.2).
+        if !pos.castling.has(pos.turn, side) && pos.has_legal_move() {
+            return Err(Illegal::CastlingRightLost {
+                color: pos.turn,
+                side,
+            }
+            .into());
+        }
         let path = crate::castling::path(pos.turn, side);
         return Ok(explain::find_move(pos, &[path.king_from, path.king_to])?);
     }
-    let first = t.chars().next().unwrap_or(' ');
     if let Some(role) =
         Role::from_char(first).filter(|r| r.is_chess() && first.is_ascii_uppercase())
     {
@@ -147,15 +156,16 @@ fn parse_piece_move(
     match matches.as_slice() {
         [m] => Ok(*m),
         [] => {
+            // The game over comes first, as for squares (5.2).
+            if legal.is_empty() {
+                return Err(Illegal::NoLegalMove { color: pos.turn }.into());
+            }
             if origins.is_empty() {
                 return Err(Illegal::NoPieceFits {
                     role,
                     text: text.trim().to_string(),
                 }
                 .into());
-            }
-            if legal.is_empty() {
-                return Err(Illegal::NoLegalMove { color: pos.turn }.into());
             }
             // The reason is that of a piece that reaches the square but may
             // not go there (4.2, 3.3 ...); only when none reaches it is the

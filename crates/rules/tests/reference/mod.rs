@@ -1065,3 +1065,5 @@ fn write(pos: &Pos) -> String {
     s.push_str(&format!(" {} {}", pos.halfmove, pos.fullmove));
     s
 }
+
+pub mod judge;
