@@ -37,7 +37,8 @@ const PIECE_LETTER = /^[KQRBNMTkqrbnmt]$/;
 const CHESS_LETTER = /^[KQRBNkqrbn]$/;
 const LEGION_LETTER = /^[MTmt]$/;
 const CASTLING = /^(-|K?Q?k?q?)$/;
-const WHOLE = /^\d+$/;
+/** A counter of 6.2: a whole number of at most nine digits, as the rules library reads it. */
+const WHOLE = /^\d{1,9}$/;
 
 /**
  * @typedef {{piece: string, prisoner?: string}} Occupant
