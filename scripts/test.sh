@@ -19,6 +19,10 @@ cargo test --locked -p legion-cli --test crash -- --ignored --test-threads=1
 # throwaway server (Debian's package), started and removed by the script.
 scripts/with-postgres.sh env LEGION_TEST_BACKEND=postgres \
   cargo test --locked -p legion-server --test storage --test api --test hosting --test languages --test cluster
+# Three `legion serve` processes on one PostgreSQL, 200 games, one server
+# killed with SIGKILL mid-run (crates/cli/tests/cluster.rs).
+scripts/with-postgres.sh \
+  cargo test --locked -p legion-cli --test cluster -- --ignored --test-threads=1 three_servers
 cargo test -p legion-rules --bench perft --locked -- --quick
 
 # The web app in a real browser (installs Debian's Chromium and the pinned

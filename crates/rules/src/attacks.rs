@@ -155,6 +155,14 @@ pub fn king_attacks(sq: Square) -> Bitboard {
     KING[sq.index()]
 }
 
+/// The square of `set` nearest along diagonal `d`, when every square of
+/// `set` lies on that ray (a `diagonal_ray` masked): directions 0 and 1 go
+/// up the board (lowest bit first), 2 and 3 go down (highest bit first).
+#[inline]
+pub(crate) fn nearest(set: Bitboard, d: usize) -> Option<Square> {
+    if d < 2 { set.first() } else { set.last() }
+}
+
 /// All squares along diagonal `d` from `sq` to the edge, `sq` excluded.
 #[inline]
 pub fn diagonal_ray(d: usize, sq: Square) -> Bitboard {

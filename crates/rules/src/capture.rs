@@ -7,16 +7,8 @@
 //! goes on as a Tama (2.5). A Tama that could land on several squares must
 //! pick one from which it can jump again, if there is one.
 
-use crate::attacks::{self, diagonal_ray, diagonal_step};
+use crate::attacks::{self, diagonal_ray, diagonal_step, nearest};
 use crate::{Bitboard, Board, Color, Move, MoveList, Role, Square};
-
-/// The nearest square of `set` along diagonal `d` from some square, where
-/// `set` lies on that ray: directions 0 and 1 go up the board (lowest bit
-/// first), 2 and 3 go down (highest bit first).
-#[inline]
-fn nearest(set: Bitboard, d: usize) -> Option<Square> {
-    if d < 2 { set.first() } else { set.last() }
-}
 
 /// Whether `sq` is on the far rank of `color` (2.5).
 #[inline]

@@ -127,6 +127,31 @@ pub enum LfenError {
     WaitingSideInCheck(Color),
 }
 
+impl LfenError {
+    /// The number of the rule the text breaks, as its message cites it:
+    /// 6.2 for the way it is written, else the rule of what it places.
+    pub fn rule(&self) -> &'static str {
+        use LfenError::*;
+        match self {
+            FieldCount(_)
+            | RankCount(_)
+            | RankLength { .. }
+            | UnknownLetter { .. }
+            | MalformedConstruct { .. }
+            | BadTurn(_)
+            | BadCastling(_)
+            | BadHalfmoveClock(_)
+            | BadFullmoveNumber(_) => "6.2",
+            CaptorNotChess { .. } | BadPrisoner { .. } => "1.5",
+            LegionOnLightSquare { .. } => "1.4",
+            ManOnFarRank { .. } => "2.5",
+            TooManyKings(_) => "1.3",
+            CastlingWithoutPieces { .. } => "2.2",
+            WaitingSideInCheck(_) => "3.3",
+        }
+    }
+}
+
 /// Reads the placement field into `b`: only how it is written (ranks,
 /// letters, brackets) is checked here; what it places is checked by
 /// [`PositionBuilder::build`].

@@ -11,7 +11,7 @@ use arrayvec::ArrayVec;
 
 use crate::attacks::{
     DIAGONAL_DELTA, between, bishop_attacks, bishop_rays, diagonal_ray, diagonal_step,
-    king_attacks, knight_attacks, opposite, rook_attacks, rook_rays, shift_diagonal,
+    king_attacks, knight_attacks, nearest, opposite, rook_attacks, rook_rays, shift_diagonal,
 };
 use crate::capture;
 use crate::castling::{self, CastlingSide};
@@ -63,11 +63,6 @@ impl Safety {
         }
         mask
     }
-}
-
-#[inline]
-fn nearest(set: Bitboard, d: usize) -> Option<Square> {
-    if d < 2 { set.first() } else { set.last() }
 }
 
 /// Checks and pins against the King of `us` on `k`; `checkers` are the

@@ -87,6 +87,14 @@ pub enum RecordError {
     Unexpected(String),
 }
 
+impl RecordError {
+    /// The number of the rule the text breaks: 6.5, the record's format
+    /// (a move inside it that cannot be played says its own rule too).
+    pub fn rule(&self) -> &'static str {
+        "6.5"
+    }
+}
+
 impl Record {
     /// A record of `game` with no tags or comments (writing fills in the
     /// tags of 6.5).

@@ -106,20 +106,12 @@ impl ApiError {
 
     /// A position that cannot be read (6.2 and the rules it breaks).
     pub fn bad_lfen(e: &legion_rules::LfenError) -> ApiError {
-        ApiError::cited(
-            crate::reading::lfen_rule(e),
-            e.to_string(),
-            crate::reading::lfen(e),
-        )
+        ApiError::cited(e.rule(), e.to_string(), crate::reading::lfen(e))
     }
 
     /// A game record that cannot be read (6.5).
     pub fn bad_record(e: &legion_rules::record::RecordError) -> ApiError {
-        ApiError::cited(
-            crate::reading::RECORD_RULE,
-            e.to_string(),
-            crate::reading::record(e),
-        )
+        ApiError::cited(e.rule(), e.to_string(), crate::reading::record(e))
     }
 
     pub fn bad_request(message: impl Into<String>) -> ApiError {

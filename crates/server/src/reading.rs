@@ -17,28 +17,6 @@ fn piece(p: Piece) -> Arg {
     Arg::Piece(format!("{}{}", p.color.char(), p.role.upper_char()))
 }
 
-/// The rule an LFEN breaks, as its message cites it.
-pub fn lfen_rule(e: &LfenError) -> &'static str {
-    use LfenError::*;
-    match e {
-        FieldCount(_)
-        | RankCount(_)
-        | RankLength { .. }
-        | UnknownLetter { .. }
-        | MalformedConstruct { .. }
-        | BadTurn(_)
-        | BadCastling(_)
-        | BadHalfmoveClock(_)
-        | BadFullmoveNumber(_) => "6.2",
-        CaptorNotChess { .. } | BadPrisoner { .. } => "1.5",
-        LegionOnLightSquare { .. } => "1.4",
-        ManOnFarRank { .. } => "2.5",
-        TooManyKings(_) => "1.3",
-        CastlingWithoutPieces { .. } => "2.2",
-        WaitingSideInCheck(_) => "3.3",
-    }
-}
-
 /// The words of an LFEN error, without its rule.
 pub fn lfen_words(e: &LfenError) -> Text {
     use LfenError::*;
@@ -86,7 +64,7 @@ pub fn lfen_words(e: &LfenError) -> Text {
 
 /// An LFEN error with its rule: "6.2: ...".
 pub fn lfen(e: &LfenError) -> Text {
-    i18n::cited(lfen_rule(e), lfen_words(e))
+    i18n::cited(e.rule(), lfen_words(e))
 }
 
 /// A typed move that cannot be read or played, with its rule.
@@ -128,9 +106,6 @@ fn outcomes() -> impl Iterator<Item = Outcome> {
         .flat_map(move |winner| wins.map(|reason| Outcome::Win { winner, reason }))
         .chain(draws.map(|reason| Outcome::Draw { reason }))
 }
-
-/// The rule a record breaks: 6.5, whatever is wrong in it.
-pub const RECORD_RULE: &str = "6.5";
 
 /// The words of a record error, without its rule.
 pub fn record_words(e: &RecordError) -> Text {
@@ -177,7 +152,7 @@ pub fn record_words(e: &RecordError) -> Text {
 
 /// A record error with its rule: "6.5: ...".
 pub fn record(e: &RecordError) -> Text {
-    i18n::cited(RECORD_RULE, record_words(e))
+    i18n::cited(e.rule(), record_words(e))
 }
 
 #[cfg(test)]
@@ -217,13 +192,13 @@ mod tests {
             let english = e.to_string();
             // The rule is the one the rules library's message cites.
             assert!(
-                english.starts_with(&format!("{}: ", lfen_rule(&e))),
+                english.starts_with(&format!("{}: ", e.rule())),
                 "{text}: {english}"
             );
             let en = lfen(&e).render(Lang::En);
             let ru = lfen(&e).render(Lang::Ru);
             assert_eq!(en, english, "{text}");
-            assert!(ru.starts_with(&format!("{}: ", lfen_rule(&e))), "{ru}");
+            assert!(ru.starts_with(&format!("{}: ", e.rule())), "{ru}");
             assert_ne!(ru, en);
             keys.insert(lfen_words(&e).key);
         }
