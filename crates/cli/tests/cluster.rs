@@ -14,9 +14,10 @@
 //! Both need `LEGION_TEST_POSTGRES` (scripts/with-postgres.sh):
 //!   scripts/with-postgres.sh cargo test --release -p legion-cli --test cluster -- --ignored --nocapture
 
+mod common;
+
 use std::collections::HashMap;
-use std::io::{BufRead, BufReader};
-use std::process::{Child, Command, Stdio};
+use std::process::Child;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
@@ -43,30 +44,21 @@ impl Drop for Node {
 }
 
 fn start_node(db: &str, engine_threads: usize) -> Node {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_legion"))
-        .args(["serve", "--port", "0", "--engine-movetime", "50"])
-        .args(["--engine-threads", &engine_threads.to_string()])
-        .args([
-            "--games-per-minute",
-            "0",
-            "--max-sockets-per-client",
-            "2000",
-        ])
-        .args(["--engine-queue", "512", "--db", db])
-        .stdout(Stdio::piped())
-        .stderr(Stdio::null())
-        .spawn()
-        .expect("start legion serve");
-    let mut line = String::new();
-    BufReader::new(child.stdout.take().unwrap())
-        .read_line(&mut line)
-        .unwrap();
-    let port = line
-        .split("127.0.0.1:")
-        .nth(1)
-        .and_then(|r| r.split('/').next())
-        .and_then(|p| p.parse().ok())
-        .unwrap_or_else(|| panic!("no address in '{line}'"));
+    let threads = engine_threads.to_string();
+    let (child, port) = common::serve(&[
+        "--engine-movetime",
+        "50",
+        "--engine-threads",
+        &threads,
+        "--games-per-minute",
+        "0",
+        "--max-sockets-per-client",
+        "2000",
+        "--engine-queue",
+        "512",
+        "--db",
+        db,
+    ]);
     Node { child, port }
 }
 

@@ -2,35 +2,20 @@
 //! as fast as it can; after a restart every acknowledged move is there
 //! (at most the one move in flight may also be), and play goes on.
 
-use std::io::{BufRead, BufReader, Read, Write};
+mod common;
+
+use std::io::{Read, Write};
 use std::net::TcpStream;
 use std::path::{Path, PathBuf};
-use std::process::{Child, Command, Stdio};
+use std::process::Child;
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use serde_json::{Value, json};
 
 fn start(db: &Path) -> (Child, u16) {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_legion"))
-        .args(["serve", "--port", "0", "--engine-movetime", "50", "--db"])
-        .arg(db)
-        .stdout(Stdio::piped())
-        .stderr(Stdio::null())
-        .spawn()
-        .expect("start legion serve");
-    let mut line = String::new();
-    BufReader::new(child.stdout.take().unwrap())
-        .read_line(&mut line)
-        .unwrap();
-    // "Legion is ready: http://127.0.0.1:PORT/ ..."
-    let port = line
-        .split("127.0.0.1:")
-        .nth(1)
-        .and_then(|r| r.split('/').next())
-        .and_then(|p| p.parse().ok())
-        .unwrap_or_else(|| panic!("no address in '{line}'"));
-    (child, port)
+    let db = db.to_str().expect("a UTF-8 path");
+    common::serve(&["--engine-movetime", "50", "--db", db])
 }
 
 /// One HTTP request; `None` when the server is gone.

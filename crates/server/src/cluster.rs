@@ -217,6 +217,7 @@ impl Hub {
         let pool = pg.pool().clone();
         let hub = self.clone();
         Some(tokio::spawn(async move {
+            let mut first = true;
             loop {
                 let mut listener = match PgListener::connect_with(&pool).await {
                     Ok(l) => l,
@@ -232,12 +233,18 @@ impl Hub {
                     continue;
                 }
                 // Whatever changed before we listened.
+                if !std::mem::take(&mut first) {
+                    hub.metrics.resyncs.inc();
+                }
                 hub.resync_all().await;
                 loop {
                     match listener.try_recv().await {
                         Ok(Some(n)) => hub.heard(n.payload()),
                         // Lost and connected again: changes may have been missed.
-                        Ok(None) => hub.resync_all().await,
+                        Ok(None) => {
+                            hub.metrics.resyncs.inc();
+                            hub.resync_all().await
+                        }
                         Err(e) => {
                             tracing::error!("lost other servers' changes: {e}");
                             break;

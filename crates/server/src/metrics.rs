@@ -22,6 +22,8 @@ pub struct Metrics {
     pub reloads: Counter,
     /// Moves of other servers taken from their announcement (and the row).
     pub moves_heard: Counter,
+    /// Times the announcements were lost and the watched games read again.
+    pub resyncs: Counter,
     pub games_in_memory: Gauge,
     pub engine_waiting: Gauge,
     pub engine_running: Gauge,
@@ -37,6 +39,7 @@ impl Default for Metrics {
             games_created: Counter::default(),
             reloads: Counter::default(),
             moves_heard: Counter::default(),
+            resyncs: Counter::default(),
             games_in_memory: Gauge::default(),
             engine_waiting: Gauge::default(),
             engine_running: Gauge::default(),
@@ -59,6 +62,11 @@ impl Default for Metrics {
             "moves_heard",
             "Moves of other servers taken from their announcement",
             m.moves_heard.clone(),
+        );
+        registry.register(
+            "announcement_resyncs",
+            "Times the other servers' announcements were lost and watched games read again",
+            m.resyncs.clone(),
         );
         registry.register(
             "games_in_memory",

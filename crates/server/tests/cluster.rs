@@ -31,6 +31,14 @@ async fn servers(name: &str, n: usize) -> (tempfile::TempDir, Vec<TestServer>) {
     (dir, out)
 }
 
+/// A new game on server `on`: its id, the creator's token, the answer.
+async fn new_game(on: &TestServer, body: Value) -> (String, String, Value) {
+    let created = post(on.addr, "/api/games", None, body).await.json();
+    let id = created["id"].as_str().unwrap().to_string();
+    let token = created["token"].as_str().unwrap().to_string();
+    (id, token, created)
+}
+
 fn first_legal(st: &Value) -> String {
     st["legal"][0]["canonical"].as_str().unwrap().to_string()
 }
@@ -61,11 +69,7 @@ async fn a_move_on_one_server_reaches_watchers_on_another() {
     }
     let (_dir, s) = servers("watch", 2).await;
     let (a, b) = (&s[0], &s[1]);
-    let created = post(a.addr, "/api/games", None, json!({"mode": "local"}))
-        .await
-        .json();
-    let id = created["id"].as_str().unwrap().to_string();
-    let token = created["token"].as_str().unwrap().to_string();
+    let (id, token, created) = new_game(a, json!({"mode": "local"})).await;
     let mut watcher = connect(b.addr, &id, None).await;
     state_where(&mut watcher, 5, |st| st["ply"] == 0).await;
     let mut st = created["state"].clone();
@@ -102,11 +106,7 @@ async fn servers_racing_at_one_ply_have_exactly_one_winner() {
     }
     let (_dir, s) = servers("race", 3).await;
     for round in 0..10 {
-        let created = post(s[0].addr, "/api/games", None, json!({"mode": "local"}))
-            .await
-            .json();
-        let id = created["id"].as_str().unwrap().to_string();
-        let token = created["token"].as_str().unwrap().to_string();
+        let (id, token, created) = new_game(&s[0], json!({"mode": "local"})).await;
         // Every server knows the game before the race.
         for x in &s {
             assert_eq!(
@@ -157,16 +157,8 @@ async fn a_flag_fall_is_decided_once() {
         return;
     }
     let (_dir, s) = servers("flag", 3).await;
-    let created = post(
-        s[0].addr,
-        "/api/games",
-        None,
-        json!({"mode": "local", "clock": {"initial_s": 1}}),
-    )
-    .await
-    .json();
-    let id = created["id"].as_str().unwrap().to_string();
-    let token = created["token"].as_str().unwrap().to_string();
+    let body = json!({"mode": "local", "clock": {"initial_s": 1}});
+    let (id, token, created) = new_game(&s[0], body).await;
     let mut st = created["state"].clone();
     for ply in 0..2 {
         let r = post(
@@ -199,16 +191,8 @@ async fn an_engine_move_is_made_once_by_one_of_the_servers() {
     }
     let (_dir, s) = servers("engine", 3).await;
     for _ in 0..3 {
-        let created = post(
-            s[0].addr,
-            "/api/games",
-            None,
-            json!({"mode": "engine", "color": "white", "level": 1}),
-        )
-        .await
-        .json();
-        let id = created["id"].as_str().unwrap().to_string();
-        let token = created["token"].as_str().unwrap().to_string();
+        let body = json!({"mode": "engine", "color": "white", "level": 1});
+        let (id, token, created) = new_game(&s[0], body).await;
         let mut st = created["state"].clone();
         let mut watcher = connect(s[2].addr, &id, None).await;
         for round in 0..3 {
@@ -230,5 +214,49 @@ async fn an_engine_move_is_made_once_by_one_of_the_servers() {
         assert_eq!(full["ply"], 6, "one engine move a turn, no more");
         // Six moves, each written once: the version counts them.
         assert_eq!(stored_version(&s[0], &id).await, 6);
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_server_that_lost_its_announcements_catches_up() {
+    if !on_postgres() {
+        return;
+    }
+    let (_dir, s) = servers("resync", 2).await;
+    let (a, b) = (&s[0], &s[1]);
+    let (id, token, created) = new_game(a, json!({"mode": "local"})).await;
+    let mut watcher = connect(b.addr, &id, None).await;
+    state_where(&mut watcher, 5, |st| st["ply"] == 0).await;
+    // Cut every listening connection (both servers'): what is announced
+    // meanwhile is lost; each server connects again and reads its
+    // watched games.
+    let mut db = <sqlx::PgConnection as sqlx::Connection>::connect(&s_url(a))
+        .await
+        .unwrap();
+    let cut: Vec<bool> = sqlx::query_scalar(
+        "SELECT pg_terminate_backend(pid) FROM pg_stat_activity
+         WHERE datname = current_database() AND query LIKE 'LISTEN%'",
+    )
+    .fetch_all(&mut db)
+    .await
+    .unwrap();
+    assert!(!cut.is_empty(), "no listening connection found");
+    let mv = first_legal(&created["state"]);
+    let r = post(
+        a.addr,
+        &format!("/api/games/{id}/moves"),
+        Some(&token),
+        json!({"move": mv, "ply": 0}),
+    )
+    .await;
+    assert_eq!(r.status, 200, "{}", r.body);
+    // Whether the announcement was lost or not, B's watcher gets the move.
+    let seen = state_where(&mut watcher, 10, |st| st["ply"] == 1).await;
+    assert_eq!(seen["lfen"], r.json()["lfen"]);
+    // B noticed the cut and read its watched games again.
+    let waited = Instant::now();
+    while b.hub.metrics().resyncs.get() == 0 {
+        assert!(waited.elapsed() < Duration::from_secs(10), "no resync");
+        tokio::time::sleep(Duration::from_millis(50)).await;
     }
 }
