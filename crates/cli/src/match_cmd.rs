@@ -63,8 +63,8 @@ pub fn run(a: MatchArgs) -> Result<(), Failure> {
     } else {
         Rules::DEFAULT
     };
-    let first = parse_spec(&a.engine1).map_err(Failure)?;
-    let second = parse_spec(&a.engine2).map_err(Failure)?;
+    let first = parse_spec(&a.engine1)?;
+    let second = parse_spec(&a.engine2)?;
     let text = match &a.openings {
         Some(path) => std::fs::read_to_string(path)
             .map_err(|e| Failure(format!("cannot read {path}: {e}")))?,
@@ -125,8 +125,7 @@ pub fn run(a: MatchArgs) -> Result<(), Failure> {
                 t.losses
             );
         }
-    })
-    .map_err(Failure)?;
+    })?;
     let t = report.tally;
     let (elo, margin) = t.elo();
     println!("engine1: {}", report.names.0);

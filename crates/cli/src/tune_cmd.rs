@@ -141,8 +141,7 @@ pub fn run(a: TuneArgs) -> Result<(), Failure> {
                         spsa::multipliers(groups, theta, "=")
                     );
                 },
-            )
-            .map_err(Failure)?;
+            )?;
             let tuned = spsa::scaled_by(groups, &base, &theta);
             let note = format!(
                 "SPSA from the {start} weights: {iterations} iterations of {games} games at {nodes} nodes a move; {}.",
