@@ -70,7 +70,7 @@ pub fn run(a: MatchArgs) -> Result<(), Failure> {
             .map_err(|e| Failure(format!("cannot read {path}: {e}")))?,
         None => openings::OPENINGS.to_string(),
     };
-    let openings = openings::parse(&text, rules).map_err(Failure)?;
+    let openings = openings::parse(&text, rules)?;
     let limit = match (a.movetime, a.nodes, a.depth) {
         (_, Some(n), _) => MoveLimit::Nodes(n.max(1)),
         (_, _, Some(d)) => MoveLimit::Depth(d.clamp(1, 60)),
