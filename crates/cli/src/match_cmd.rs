@@ -63,14 +63,14 @@ pub fn run(a: MatchArgs) -> Result<(), Failure> {
     } else {
         Rules::DEFAULT
     };
-    let first = parse_spec(&a.engine1).map_err(Failure)?;
-    let second = parse_spec(&a.engine2).map_err(Failure)?;
+    let first = parse_spec(&a.engine1)?;
+    let second = parse_spec(&a.engine2)?;
     let text = match &a.openings {
         Some(path) => std::fs::read_to_string(path)
             .map_err(|e| Failure(format!("cannot read {path}: {e}")))?,
         None => openings::OPENINGS.to_string(),
     };
-    let openings = openings::parse(&text, rules).map_err(Failure)?;
+    let openings = openings::parse(&text, rules)?;
     let limit = match (a.movetime, a.nodes, a.depth) {
         (_, Some(n), _) => MoveLimit::Nodes(n.max(1)),
         (_, _, Some(d)) => MoveLimit::Depth(d.clamp(1, 60)),
@@ -125,8 +125,7 @@ pub fn run(a: MatchArgs) -> Result<(), Failure> {
                 t.losses
             );
         }
-    })
-    .map_err(Failure)?;
+    })?;
     let t = report.tally;
     let (elo, margin) = t.elo();
     println!("engine1: {}", report.names.0);

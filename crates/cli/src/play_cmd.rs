@@ -73,7 +73,7 @@ pub fn run(a: PlayArgs) -> Result<(), Failure> {
         ..Options::default()
     };
     let mut engine = EnginePlayer::new(options, &format!("Legion level {}", a.level));
-    engine.new_game(a.seed, rules).map_err(Failure)?;
+    engine.new_game(a.seed, rules)?;
     let human = if a.watch {
         None
     } else {

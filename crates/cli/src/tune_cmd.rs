@@ -84,7 +84,7 @@ pub fn run(a: TuneArgs) -> Result<(), Failure> {
             out,
         } => {
             let weights = weights_named(&eval)?;
-            let openings = openings::committed(Rules::DEFAULT).map_err(Failure)?;
+            let openings = openings::committed(Rules::DEFAULT)?;
             let file = std::fs::File::create(&out)
                 .map_err(|e| Failure(format!("cannot write {out}: {e}")))?;
             let mut w = BufWriter::new(file);
@@ -125,7 +125,7 @@ pub fn run(a: TuneArgs) -> Result<(), Failure> {
                     )));
                 }
             };
-            let openings = openings::committed(Rules::DEFAULT).map_err(Failure)?;
+            let openings = openings::committed(Rules::DEFAULT)?;
             let theta = spsa::spsa(
                 groups,
                 &base,
@@ -141,8 +141,7 @@ pub fn run(a: TuneArgs) -> Result<(), Failure> {
                         spsa::multipliers(groups, theta, "=")
                     );
                 },
-            )
-            .map_err(Failure)?;
+            )?;
             let tuned = spsa::scaled_by(groups, &base, &theta);
             let note = format!(
                 "SPSA from the {start} weights: {iterations} iterations of {games} games at {nodes} nodes a move; {}.",
@@ -163,7 +162,7 @@ pub fn run(a: TuneArgs) -> Result<(), Failure> {
             let start = weights_named(&start)?;
             let file = std::fs::File::open(&data)
                 .map_err(|e| Failure(format!("cannot read {data}: {e}")))?;
-            let samples = tune::read_samples(BufReader::new(file)).map_err(Failure)?;
+            let samples = tune::read_samples(BufReader::new(file))?;
             if samples.is_empty() {
                 return Err(Failure(format!("{data} has no positions")));
             }

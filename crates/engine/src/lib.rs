@@ -18,3 +18,4 @@ pub use eval::{Feature, Weights, evaluate};
 pub use levels::Level;
 pub use search::{Config, Info, Limits, Outcome, search, search_once};
 pub use tt::Table;
+pub use uci::ProtocolError;

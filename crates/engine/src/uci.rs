@@ -16,14 +16,119 @@ use std::sync::mpsc::{Sender, channel};
 use std::thread::JoinHandle;
 use std::time::Duration;
 
-use legion_rules::notation::{canonical, parse_move};
-use legion_rules::{INITIAL_LFEN, Move, Position, Rules};
+use legion_rules::notation::{MoveParseError, canonical, parse_move};
+use legion_rules::{INITIAL_LFEN, LfenError, Move, Position, Rules};
 
 use crate::engine::{Engine, Options};
 use crate::search::{Info, Limits, score_text};
 use crate::{Weights, eval};
 
 pub const NAME: &str = concat!("Legion ", env!("CARGO_PKG_VERSION"));
+
+/// Why a command was refused, or a search failed. The protocol prints each
+/// as one line, `info string error: <message>` (docs/PROTOCOL.md); the
+/// messages of positions and moves start with the rule of RULES.md they
+/// break.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum ProtocolError {
+    /// A line that is not UTF-8.
+    #[error("a command that is not UTF-8 ({0})")]
+    NotUtf8(#[from] std::str::Utf8Error),
+    /// A first word that is no command.
+    #[error("unknown command '{0}' (see docs/PROTOCOL.md)")]
+    UnknownCommand(String),
+    /// `ucinewgame` with a seed that is not a whole number.
+    #[error("ucinewgame takes a whole number seed, not '{0}'")]
+    BadSeed(String),
+    /// `ucinewgame` with more than one word after it.
+    #[error("ucinewgame takes at most one seed")]
+    TooManySeeds,
+    /// `setoption` without `name`.
+    #[error("setoption needs: setoption name <Name> value <value>")]
+    SetoptionSyntax,
+    /// An option the engine does not have.
+    #[error("unknown option '{0}'")]
+    UnknownOption(String),
+    /// A spin option's value: not a whole number, or out of its bounds.
+    #[error("option {option} takes a whole number from {min} to {max}, not '{value}'")]
+    BadNumber {
+        /// The option as the engine names it.
+        option: &'static str,
+        min: usize,
+        max: usize,
+        /// The value as written.
+        value: String,
+    },
+    /// A check or combo option's value that is none of its choices.
+    #[error("option {option} takes {choices}, not '{value}'")]
+    BadChoice {
+        /// The option as the engine names it.
+        option: &'static str,
+        /// Its values, for people: "true or false".
+        choices: &'static str,
+        /// The value as written.
+        value: String,
+    },
+    /// `position` with neither `startpos` nor `lfen <LFEN>`.
+    #[error("position needs: position startpos [moves ...] or position lfen <LFEN> [moves ...]")]
+    PositionSyntax,
+    /// 6.2: the position's LFEN does not read.
+    #[error("invalid LFEN: {0}")]
+    Lfen(#[from] LfenError),
+    /// A move of the game that does not parse or is not legal there.
+    #[error("move {number} '{text}': {source}")]
+    Move {
+        /// Its number in the game's moves, from 1.
+        number: usize,
+        /// The move as written.
+        text: String,
+        source: MoveParseError,
+    },
+    /// A `go` parameter without its number.
+    #[error("go {0} needs a number")]
+    MissingNumber(String),
+    /// A `go` parameter whose value is not a whole number.
+    #[error("go {key} needs a whole number, not '{value}'")]
+    GoNumber {
+        /// The parameter.
+        key: String,
+        /// The value as written.
+        value: String,
+    },
+    /// A word of `go` that is no parameter.
+    #[error("unknown go parameter '{0}'")]
+    UnknownGoParameter(String),
+    /// A move after `go searchmoves` that is not legal.
+    #[error("go searchmoves '{text}': {source}")]
+    SearchMove {
+        /// The move as written.
+        text: String,
+        source: MoveParseError,
+    },
+    /// `go` while a search runs.
+    #[error("already searching; send stop first")]
+    AlreadySearching,
+    /// The search panicked (a bug); the message is the panic's.
+    #[error("the search failed: {0}")]
+    SearchFailed(String),
+    /// The search's thread failed outside the search (a bug).
+    #[error("the search thread failed: {0}")]
+    SearchThreadFailed(String),
+}
+
+impl ProtocolError {
+    /// The number of the rule of RULES.md the error is about, if any: that
+    /// of the LFEN or the move.
+    pub fn rule(&self) -> Option<&'static str> {
+        match self {
+            ProtocolError::Lfen(e) => Some(e.rule()),
+            ProtocolError::Move { source, .. } | ProtocolError::SearchMove { source, .. } => {
+                Some(source.rule())
+            }
+            _ => None,
+        }
+    }
+}
 
 /// Where answers go: a line sent here is written and flushed by the
 /// writer thread, in the order sent.
@@ -50,8 +155,14 @@ fn say(out: &Out, line: &str) {
     let _ = out.0.send(line.to_string());
 }
 
-fn error(out: &Out, msg: &str) {
-    say(out, &format!("info string error: {msg}"));
+/// The error line of `e`.
+fn error(out: &Out, e: &ProtocolError) {
+    say(out, &format!("info string error: {e}"));
+}
+
+/// The error line of `e`, and what the engine did about it.
+fn error_then(out: &Out, e: &ProtocolError, then: &str) {
+    say(out, &format!("info string error: {e}; {then}"));
 }
 
 /// The message of a panic, for the error line that reports it.
@@ -124,7 +235,7 @@ pub fn run(mut input: impl BufRead, output: Box<dyn Write + Send>) -> io::Result
                     break;
                 }
             }
-            Err(e) => error(&s.out, &format!("a command that is not UTF-8 ({e})")),
+            Err(e) => error(&s.out, &ProtocolError::NotUtf8(e)),
         }
         if written.is_finished() {
             // The output failed: nobody reads the answers any more.
@@ -188,22 +299,19 @@ impl Session {
             "quit" => return false,
             "show" | "d" => self.show(),
             "eval" => self.eval(),
-            _ => error(
-                &self.out,
-                &format!("unknown command '{cmd}' (see docs/PROTOCOL.md)"),
-            ),
+            _ => error(&self.out, &ProtocolError::UnknownCommand(cmd.to_string())),
         }
         true
     }
 
     /// The seed `ucinewgame` names, or one from the last game's length.
-    fn seed_from(&self, rest: &[&str]) -> Result<u64, String> {
+    fn seed_from(&self, rest: &[&str]) -> Result<u64, ProtocolError> {
         match rest {
             [] => Ok(0x5EED_0000 ^ self.game.moves.len() as u64),
             [seed] => seed
                 .parse()
-                .map_err(|_| format!("ucinewgame takes a whole number seed, not '{seed}'")),
-            _ => Err("ucinewgame takes at most one seed".to_string()),
+                .map_err(|_| ProtocolError::BadSeed(seed.to_string())),
+            _ => Err(ProtocolError::TooManySeeds),
         }
     }
 
@@ -242,12 +350,15 @@ impl Session {
     }
 
     /// Replays the current game; an error names the failing move.
-    fn replay(&self, game: &Game) -> Result<(Position, Vec<u64>), String> {
-        let mut pos = Position::from_lfen(&game.start, self.rules())
-            .map_err(|e| format!("invalid LFEN: {e}"))?;
+    fn replay(&self, game: &Game) -> Result<(Position, Vec<u64>), ProtocolError> {
+        let mut pos = Position::from_lfen(&game.start, self.rules())?;
         let mut history = Vec::with_capacity(game.moves.len());
         for (i, text) in game.moves.iter().enumerate() {
-            let m = parse_move(&pos, text).map_err(|e| format!("move {} '{text}': {e}", i + 1))?;
+            let m = parse_move(&pos, text).map_err(|source| ProtocolError::Move {
+                number: i + 1,
+                text: text.clone(),
+                source,
+            })?;
             history.push(pos.hash());
             pos.play(m);
         }
@@ -257,10 +368,7 @@ impl Session {
     fn setoption(&mut self, rest: &[&str]) {
         // setoption name <Name> [value <v>]
         let Some(name_at) = rest.iter().position(|w| *w == "name") else {
-            return error(
-                &self.out,
-                "setoption needs: setoption name <Name> value <value>",
-            );
+            return error(&self.out, &ProtocolError::SetoptionSyntax);
         };
         let value_at = rest.iter().position(|w| *w == "value");
         let name = rest[name_at + 1..value_at.unwrap_or(rest.len())].join(" ");
@@ -268,26 +376,29 @@ impl Session {
             .map(|v| rest[v + 1..].join(" "))
             .unwrap_or_default();
         let mut o = self.options.clone();
-        let number = |lo: usize, hi: usize| -> Result<usize, String> {
+        let number = |option: &'static str, min: usize, max: usize| {
             value
                 .parse::<usize>()
                 .ok()
-                .filter(|n| (lo..=hi).contains(n))
-                .ok_or_else(|| {
-                    format!("option {name} takes a whole number from {lo} to {hi}, not '{value}'")
+                .filter(|n| (min..=max).contains(n))
+                .ok_or_else(|| ProtocolError::BadNumber {
+                    option,
+                    min,
+                    max,
+                    value: value.clone(),
                 })
         };
         if name.eq_ignore_ascii_case("multipv") {
-            match number(1, 16) {
+            match number("MultiPV", 1, 16) {
                 Ok(n) => self.multipv = n,
                 Err(e) => error(&self.out, &e),
             }
             return;
         }
         let result = match name.to_ascii_lowercase().as_str() {
-            "threads" => number(1, 64).map(|n| o.threads = n),
-            "hash" => number(1, 4096).map(|n| o.hash_mb = n),
-            "level" => number(1, 10).map(|n| o.level = n as u8),
+            "threads" => number("Threads", 1, 64).map(|n| o.threads = n),
+            "hash" => number("Hash", 1, 4096).map(|n| o.hash_mb = n),
+            "level" => number("Level", 1, 10).map(|n| o.level = n as u8),
             "mateendsgame" => match value.as_str() {
                 "true" | "false" => {
                     o.rules = if value == "true" {
@@ -297,9 +408,11 @@ impl Session {
                     };
                     Ok(())
                 }
-                _ => Err(format!(
-                    "option MateEndsGame takes true or false, not '{value}'"
-                )),
+                _ => Err(ProtocolError::BadChoice {
+                    option: "MateEndsGame",
+                    choices: "true or false",
+                    value: value.clone(),
+                }),
             },
             "eval" => match Weights::by_name(&value) {
                 Some(w) => {
@@ -307,11 +420,13 @@ impl Session {
                     o.eval_name = value.clone();
                     Ok(())
                 }
-                None => Err(format!(
-                    "option Eval takes tuned, handset or material, not '{value}'"
-                )),
+                None => Err(ProtocolError::BadChoice {
+                    option: "Eval",
+                    choices: "tuned, handset or material",
+                    value: value.clone(),
+                }),
             },
-            _ => Err(format!("unknown option '{name}'")),
+            _ => Err(ProtocolError::UnknownOption(name.clone())),
         };
         match result {
             Ok(()) => {
@@ -319,7 +434,7 @@ impl Session {
                 self.options = o.clone();
                 self.engine.set_options(o);
                 if rules_changed && let Err(e) = self.replay(&self.game) {
-                    error(&self.out, &format!("{e}; back to the initial position"));
+                    error_then(&self.out, &e, "back to the initial position");
                     self.game = Game {
                         start: INITIAL_LFEN.to_string(),
                         moves: Vec::new(),
@@ -340,10 +455,7 @@ impl Session {
             Some(&"startpos") if setup.len() == 1 => INITIAL_LFEN.to_string(),
             Some(&"lfen") | Some(&"fen") if setup.len() > 1 => setup[1..].join(" "),
             _ => {
-                return error(
-                    &self.out,
-                    "position needs: position startpos [moves ...] or position lfen <LFEN> [moves ...]",
-                );
+                return error(&self.out, &ProtocolError::PositionSyntax);
             }
         };
         let game = Game {
@@ -352,13 +464,13 @@ impl Session {
         };
         match self.replay(&game) {
             Ok(_) => self.game = game,
-            Err(e) => error(&self.out, &format!("{e}; position unchanged")),
+            Err(e) => error_then(&self.out, &e, "position unchanged"),
         }
     }
 
     fn go(&mut self, rest: &[&str]) {
         if self.search.as_ref().is_some_and(|h| !h.is_finished()) {
-            return error(&self.out, "already searching; send stop first");
+            return error(&self.out, &ProtocolError::AlreadySearching);
         }
         self.finish_search();
         // `searchmoves` takes the moves after it, up to the next keyword.
@@ -386,7 +498,10 @@ impl Session {
         for text in searched {
             match parse_move(&pos, text) {
                 Ok(m) => limits.searchmoves.push(m),
-                Err(e) => return error(&self.out, &format!("go searchmoves '{text}': {e}")),
+                Err(source) => {
+                    let text = text.to_string();
+                    return error(&self.out, &ProtocolError::SearchMove { text, source });
+                }
             }
         }
         self.stop.store(false, Ordering::Relaxed);
@@ -412,8 +527,7 @@ impl Session {
                 Ok(best) => best,
                 Err(p) => {
                     // A bug; the position and table are still sound.
-                    let why = panic_text(&*p);
-                    return error(&out, &format!("the search failed: {why}"));
+                    return error(&out, &ProtocolError::SearchFailed(panic_text(&*p)));
                 }
             };
             // `infinite` waits for `stop` before answering.
@@ -439,7 +553,7 @@ impl Session {
             && let Err(p) = h.join()
         {
             let why = panic_text(&*p);
-            error(&self.out, &format!("the search thread failed: {why}"));
+            error(&self.out, &ProtocolError::SearchThreadFailed(why));
         }
     }
 
@@ -504,7 +618,7 @@ pub fn multipv_line(pos: &Position, k: usize, o: &crate::Outcome) -> String {
 /// `go [depth N] [nodes N] [movetime MS] [wtime MS] [btime MS] [winc MS]
 /// [binc MS] [movestogo N] [infinite]` (`searchmoves` is read by `go`,
 /// which knows the position).
-pub fn parse_go(words: &[&str]) -> Result<Limits, String> {
+pub fn parse_go(words: &[&str]) -> Result<Limits, ProtocolError> {
     let mut l = Limits::default();
     let mut i = 0;
     while i < words.len() {
@@ -516,10 +630,11 @@ pub fn parse_go(words: &[&str]) -> Result<Limits, String> {
         }
         let value = words
             .get(i + 1)
-            .ok_or_else(|| format!("go {key} needs a number"))?;
-        let n: u64 = value
-            .parse()
-            .map_err(|_| format!("go {key} needs a whole number, not '{value}'"))?;
+            .ok_or_else(|| ProtocolError::MissingNumber(key.to_string()))?;
+        let n: u64 = value.parse().map_err(|_| ProtocolError::GoNumber {
+            key: key.to_string(),
+            value: value.to_string(),
+        })?;
         let ms = Some(Duration::from_millis(n));
         match key {
             "depth" => l.depth = Some(n.clamp(1, 90) as i32),
@@ -530,7 +645,7 @@ pub fn parse_go(words: &[&str]) -> Result<Limits, String> {
             "winc" => l.winc = ms,
             "binc" => l.binc = ms,
             "movestogo" => l.movestogo = Some(n.clamp(1, 1000) as u32),
-            _ => return Err(format!("unknown go parameter '{key}'")),
+            _ => return Err(ProtocolError::UnknownGoParameter(key.to_string())),
         }
         i += 2;
     }
@@ -613,6 +728,94 @@ mod tests {
         assert!(lines[0].starts_with("info string error: a command that is not UTF-8"));
         assert!(lines[1].contains("ucinewgame takes a whole number seed, not 'soon'"));
         assert_eq!(lines[2], "readyok");
+    }
+
+    #[test]
+    fn go_errors_say_which_parameter() {
+        assert_eq!(
+            parse_go(&["movetime", "x"]).unwrap_err(),
+            ProtocolError::GoNumber {
+                key: "movetime".into(),
+                value: "x".into()
+            }
+        );
+        assert_eq!(
+            parse_go(&["depth"]).unwrap_err(),
+            ProtocolError::MissingNumber("depth".into())
+        );
+        assert_eq!(
+            parse_go(&["sideways", "3"]).unwrap_err(),
+            ProtocolError::UnknownGoParameter("sideways".into())
+        );
+        let l = parse_go(&["depth", "5", "infinite"]).unwrap();
+        assert_eq!((l.depth, l.infinite), (Some(5), true));
+    }
+
+    #[test]
+    fn error_lines_keep_their_format() {
+        let (result, lines) = session(
+            b"setoption name Hash value 0\nsetoption name Eval value best\n\
+              position startpos moves c3d4 c3d4\nposition lfen 8/8 w\ngo searchmoves zz\nisready\n",
+        );
+        result.unwrap();
+        assert_eq!(
+            lines[0],
+            "info string error: option Hash takes a whole number from 1 to 4096, not '0'"
+        );
+        assert_eq!(
+            lines[1],
+            "info string error: option Eval takes tuned, handset or material, not 'best'"
+        );
+        assert!(
+            lines[2].starts_with("info string error: move 2 'c3d4': ")
+                && lines[2].ends_with("; position unchanged"),
+            "{}",
+            lines[2]
+        );
+        assert!(
+            lines[3].starts_with("info string error: invalid LFEN: 6.2: "),
+            "{}",
+            lines[3]
+        );
+        assert!(
+            lines[4].starts_with("info string error: go searchmoves 'zz': 6."),
+            "{}",
+            lines[4]
+        );
+        assert_eq!(lines[5], "readyok");
+    }
+
+    #[test]
+    fn replay_errors_carry_the_rules_error() {
+        let s = |moves: &[&str]| Game {
+            start: INITIAL_LFEN.to_string(),
+            moves: moves.iter().map(|m| m.to_string()).collect(),
+        };
+        let (out, _written) = writer(Box::new(io::sink()));
+        let options = Options::default();
+        let session = Session {
+            out,
+            engine: Engine::new(options.clone()),
+            options,
+            game: s(&[]),
+            stop: Arc::new(AtomicBool::new(false)),
+            search: None,
+            infinite: false,
+            multipv: 1,
+        };
+        let e = session.replay(&s(&["c3d4", "c3d4"])).unwrap_err();
+        assert!(
+            matches!(&e, ProtocolError::Move { number: 2, text, .. } if text == "c3d4"),
+            "{e:?}"
+        );
+        assert!(e.rule().is_some());
+        let bad = Game {
+            start: "8/8 w".to_string(),
+            moves: Vec::new(),
+        };
+        let e = session.replay(&bad).unwrap_err();
+        assert!(matches!(e, ProtocolError::Lfen(_)), "{e:?}");
+        assert_eq!(e.rule(), Some("6.2"));
     }
 
     struct Closed;

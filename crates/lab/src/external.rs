@@ -1,7 +1,7 @@
 //! A player that is another program speaking the protocol
 //! (docs/PROTOCOL.md) on its standard input and output.
 
-use std::io::{BufRead, BufReader, Write};
+use std::io::{self, BufRead, BufReader, Write};
 use std::process::{Child, ChildStdin, Command, Stdio};
 use std::sync::mpsc::{Receiver, RecvTimeoutError, channel};
 use std::time::{Duration, Instant};
@@ -9,7 +9,7 @@ use std::time::{Duration, Instant};
 use legion_rules::notation::{canonical, parse_move};
 use legion_rules::{Game, Move, Rules};
 
-use crate::player::{MoveLimit, Player};
+use crate::player::{MoveLimit, Player, PlayerError};
 
 /// Another program that speaks the protocol (docs/PROTOCOL.md).
 pub struct External {
@@ -17,25 +17,44 @@ pub struct External {
     child: Child,
     stdin: ChildStdin,
     /// The program's output lines; an error if one could not be read.
-    lines: Receiver<Result<String, String>>,
+    lines: Receiver<io::Result<String>>,
 }
 
+/// How long a program may take to answer `uci` or `isready`.
+const ANSWER_TIME: Duration = Duration::from_secs(10);
+
 impl External {
-    pub fn start(argv: &[String], options: &[(String, String)]) -> Result<External, String> {
-        let mut child = Command::new(&argv[0])
-            .args(&argv[1..])
+    /// Starts the program `argv` (not empty) and sets its `options`, each
+    /// checked: one the program answers with an error line is an error.
+    pub fn start(argv: &[String], options: &[(String, String)]) -> Result<External, PlayerError> {
+        let program = argv.join(" ");
+        let Some((command, args)) = argv.split_first() else {
+            return Err(PlayerError::Start {
+                program,
+                source: io::Error::new(io::ErrorKind::InvalidInput, "no program named"),
+            });
+        };
+        let mut child = Command::new(command)
+            .args(args)
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
             .stderr(Stdio::null())
             .spawn()
-            .map_err(|e| format!("cannot start '{}': {e}", argv.join(" ")))?;
-        let stdin = child.stdin.take().ok_or("no stdin")?;
-        let stdout = child.stdout.take().ok_or("no stdout")?;
+            .map_err(|source| PlayerError::Start {
+                program: program.clone(),
+                source,
+            })?;
+        let no_pipe = |stream| PlayerError::NoPipe {
+            program: program.clone(),
+            stream,
+        };
+        let stdin = child.stdin.take().ok_or_else(|| no_pipe("input"))?;
+        let stdout = child.stdout.take().ok_or_else(|| no_pipe("output"))?;
         let (tx, lines) = channel();
         std::thread::spawn(move || {
             for line in BufReader::new(stdout).lines() {
                 let failed = line.is_err();
-                if tx.send(line.map_err(|e| e.to_string())).is_err() || failed {
+                if tx.send(line).is_err() || failed {
                     break;
                 }
             }
@@ -47,29 +66,45 @@ impl External {
             lines,
         };
         e.send("uci")?;
-        let id = e.wait_for("uciok", Duration::from_secs(10))?;
+        let id = e.wait_for("uciok", ANSWER_TIME)?;
         if let Some(n) = id.iter().find_map(|l| l.strip_prefix("id name ")) {
             e.name = n.to_string();
         }
+        // An option the program refuses must not pass unnoticed: each is
+        // checked on its own, so that the error names it. Without options,
+        // `isready` still checks that the program is ready.
         for (k, v) in options {
             e.send(&format!("setoption name {k} value {v}"))?;
+            e.send("isready")?;
+            let answers = e.wait_for("readyok", ANSWER_TIME)?;
+            if let Some(refused) = answers.iter().find(|l| l.starts_with("info string error")) {
+                return Err(PlayerError::RefusedOption {
+                    name: e.name.clone(),
+                    option: k.clone(),
+                    value: v.clone(),
+                    answer: refused.clone(),
+                });
+            }
         }
-        // An option the program refuses must not pass unnoticed.
-        e.send("isready")?;
-        let answers = e.wait_for("readyok", Duration::from_secs(10))?;
-        if let Some(refused) = answers.iter().find(|l| l.starts_with("info string error")) {
-            return Err(format!("{}: {refused}", e.name));
+        if options.is_empty() {
+            e.send("isready")?;
+            e.wait_for("readyok", ANSWER_TIME)?;
         }
         Ok(e)
     }
 
-    fn send(&mut self, line: &str) -> Result<(), String> {
+    fn send(&mut self, line: &str) -> Result<(), PlayerError> {
         writeln!(self.stdin, "{line}")
             .and_then(|_| self.stdin.flush())
-            .map_err(|e| format!("{}: {e}", self.name))
+            .map_err(|source| PlayerError::Send {
+                name: self.name.clone(),
+                command: line.to_string(),
+                source,
+            })
     }
 
-    fn wait_for(&mut self, prefix: &str, timeout: Duration) -> Result<Vec<String>, String> {
+    /// The program's lines up to the first that starts with `prefix`.
+    fn wait_for(&mut self, prefix: &str, timeout: Duration) -> Result<Vec<String>, PlayerError> {
         let deadline = Instant::now() + timeout;
         let mut seen = Vec::new();
         loop {
@@ -82,15 +117,24 @@ impl External {
                         return Ok(seen);
                     }
                 }
-                Ok(Err(e)) => return Err(format!("{}: unreadable output: {e}", self.name)),
+                Ok(Err(source)) => {
+                    return Err(PlayerError::Unreadable {
+                        name: self.name.clone(),
+                        source,
+                    });
+                }
                 Err(RecvTimeoutError::Timeout) => {
-                    return Err(format!("{}: no '{prefix}' in time", self.name));
+                    return Err(PlayerError::Timeout {
+                        name: self.name.clone(),
+                        expected: prefix.to_string(),
+                        waited: timeout,
+                    });
                 }
                 Err(RecvTimeoutError::Disconnected) => {
-                    return Err(format!(
-                        "{}: output ended before '{prefix}' (has it exited?)",
-                        self.name
-                    ));
+                    return Err(PlayerError::Exited {
+                        name: self.name.clone(),
+                        expected: prefix.to_string(),
+                    });
                 }
             }
         }
@@ -117,16 +161,15 @@ impl Player for External {
         self.name.clone()
     }
 
-    fn new_game(&mut self, seed: u64, rules: Rules) -> Result<(), String> {
+    fn new_game(&mut self, seed: u64, rules: Rules) -> Result<(), PlayerError> {
         let mate = rules.mate_ends_game;
         self.send(&format!("setoption name MateEndsGame value {mate}"))?;
         self.send(&format!("ucinewgame {seed}"))?;
         self.send("isready")?;
-        self.wait_for("readyok", Duration::from_secs(10))
-            .map(|_| ())
+        self.wait_for("readyok", ANSWER_TIME).map(|_| ())
     }
 
-    fn choose(&mut self, game: &Game, limit: MoveLimit) -> Result<Move, String> {
+    fn choose(&mut self, game: &Game, limit: MoveLimit) -> Result<Move, PlayerError> {
         let start = game.start();
         let mut words = vec![format!("position lfen {}", start.to_lfen())];
         if !game.moves().is_empty() {
@@ -148,8 +191,11 @@ impl Player for External {
             .unwrap_or("")
             .to_string();
         // Only legal moves parse: anything else forfeits the game.
-        parse_move(game.position(), &text)
-            .map_err(|e| format!("{} played '{text}': {e}", self.name))
+        parse_move(game.position(), &text).map_err(|source| PlayerError::IllegalMove {
+            name: self.name.clone(),
+            text,
+            source,
+        })
     }
 }
 
@@ -170,7 +216,16 @@ mod tests {
         let e = External::start(&sh(fake), &[("Levle".into(), "3".into())])
             .err()
             .unwrap();
-        assert_eq!(e, "fake: info string error: unknown option");
+        assert!(
+            matches!(&e, PlayerError::RefusedOption { name, option, value, answer }
+                if name == "fake" && option == "Levle" && value == "3"
+                    && answer == "info string error: unknown option"),
+            "{e:?}"
+        );
+        assert_eq!(
+            e.to_string(),
+            "fake refused option Levle=3: info string error: unknown option"
+        );
         assert!(External::start(&sh(fake), &[]).is_ok());
     }
 
@@ -179,6 +234,46 @@ mod tests {
         let e = External::start(&sh("read -r l; echo uciok; read -r l"), &[])
             .err()
             .unwrap();
-        assert!(e.contains("output ended before 'readyok'"), "{e}");
+        assert!(
+            matches!(&e, PlayerError::Exited { expected, .. } if expected == "readyok"),
+            "{e:?}"
+        );
+        assert!(
+            e.to_string().contains("output ended before 'readyok'"),
+            "{e}"
+        );
+    }
+
+    #[test]
+    fn a_program_that_does_not_exist_cannot_start() {
+        let argv = vec!["/nonexistent/legion-engine".to_string(), "uci".to_string()];
+        let e = External::start(&argv, &[]).err().unwrap();
+        assert!(
+            matches!(&e, PlayerError::Start { program, source }
+                if program == "/nonexistent/legion-engine uci"
+                    && source.kind() == io::ErrorKind::NotFound),
+            "{e:?}"
+        );
+        assert!(External::start(&[], &[]).is_err());
+    }
+
+    #[test]
+    fn an_illegal_move_is_the_programs_fault() {
+        let fake = "while read -r l; do case \"$l\" in \
+            uci) echo 'id name liar'; echo uciok;; \
+            isready) echo readyok;; go*) echo 'bestmove a1a8';; quit) exit 0;; esac; done";
+        let mut p = External::start(&sh(fake), &[]).unwrap();
+        p.new_game(1, Rules::DEFAULT).unwrap();
+        let e = p
+            .choose(
+                &Game::new(legion_rules::Position::initial()),
+                MoveLimit::Depth(1),
+            )
+            .unwrap_err();
+        assert!(
+            matches!(&e, PlayerError::IllegalMove { name, text, .. }
+                if name == "liar" && text == "a1a8"),
+            "{e:?}"
+        );
     }
 }

@@ -6,23 +6,38 @@ use std::sync::atomic::AtomicBool;
 
 use legion_engine::search::Limits;
 use legion_engine::{Engine, Options, search_once};
-use legion_rules::{Position, Rules};
+use legion_rules::{LfenError, Position, Rules};
 
 /// The committed balanced openings (docs/STRENGTH.md says how they were made).
 pub const OPENINGS: &str = include_str!("../openings.txt");
 
+/// An opening that is not a valid LFEN (6.2).
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("opening {number}: {source}")]
+pub struct OpeningError {
+    /// Its number among the openings (blank lines and comments are not
+    /// counted), from 1.
+    pub number: usize,
+    pub source: LfenError,
+}
+
 /// Reads one LFEN a line; blank lines and `#` comments are skipped.
-pub fn parse(text: &str, rules: Rules) -> Result<Vec<Position>, String> {
+pub fn parse(text: &str, rules: Rules) -> Result<Vec<Position>, OpeningError> {
     text.lines()
         .map(str::trim)
         .filter(|l| !l.is_empty() && !l.starts_with('#'))
         .enumerate()
-        .map(|(i, l)| Position::from_lfen(l, rules).map_err(|e| format!("opening {}: {e}", i + 1)))
+        .map(|(i, l)| {
+            Position::from_lfen(l, rules).map_err(|source| OpeningError {
+                number: i + 1,
+                source,
+            })
+        })
         .collect()
 }
 
 /// The committed openings under `rules`.
-pub fn committed(rules: Rules) -> Result<Vec<Position>, String> {
+pub fn committed(rules: Rules) -> Result<Vec<Position>, OpeningError> {
     parse(OPENINGS, rules)
 }
 
@@ -105,6 +120,7 @@ mod tests {
         assert_eq!(a.len(), 60);
         assert_eq!(a.len(), b.len());
         let bad = parse("# fine\n\nnot a position\n", Rules::DEFAULT).unwrap_err();
-        assert!(bad.starts_with("opening 1:"), "{bad}");
+        assert_eq!(bad.number, 1);
+        assert!(bad.to_string().starts_with("opening 1: 6.2: "), "{bad}");
     }
 }

@@ -5,6 +5,7 @@
 use std::sync::atomic::AtomicBool;
 use std::time::Duration;
 
+use legion_rules::notation::MoveParseError;
 use legion_rules::{Game, Move, Rules};
 
 use legion_engine::rng::Rng;
@@ -52,9 +53,123 @@ impl MoveLimit {
 pub trait Player: Send {
     fn name(&self) -> String;
     /// A new game begins; `seed` varies choices between games.
-    fn new_game(&mut self, seed: u64, rules: Rules) -> Result<(), String>;
+    fn new_game(&mut self, seed: u64, rules: Rules) -> Result<(), PlayerError>;
     /// A legal move for the side to move in `game`.
-    fn choose(&mut self, game: &Game, limit: MoveLimit) -> Result<Move, String>;
+    fn choose(&mut self, game: &Game, limit: MoveLimit) -> Result<Move, PlayerError>;
+}
+
+/// Why a player spec is not valid (see `parse_spec`; `make` checks the
+/// engine's options).
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum SpecError {
+    /// A spec that names no kind of player.
+    #[error(
+        "unknown player '{0}': use engine[:level=N,eval=NAME,...], random, greedy or cmd:PROGRAM"
+    )]
+    UnknownKind(String),
+    /// An option written without `=`.
+    #[error("'{0}' is not name=value")]
+    NotNameValue(String),
+    /// `cmd:` without a program.
+    #[error("cmd: needs a program")]
+    NoProgram,
+    /// An engine option the engine player does not have.
+    #[error("unknown engine option '{0}'")]
+    UnknownEngineOption(String),
+    /// An engine option with a value it cannot take.
+    #[error("engine option {key}={value} is not valid: it takes {expected}")]
+    BadEngineOption {
+        /// The option as written.
+        key: String,
+        /// The value as written.
+        value: String,
+        /// What it takes, for people: "a whole number from 1 to 10".
+        expected: &'static str,
+    },
+    /// `w.<Feature>` with no such feature of the evaluation.
+    #[error("unknown feature '{0}' (the features are in crates/engine/src/eval.rs)")]
+    UnknownFeature(String),
+}
+
+/// Why a player could not be made, start a game or move. A player that
+/// fails during a game loses it (`tournament::play_game`).
+#[derive(Debug, thiserror::Error)]
+pub enum PlayerError {
+    /// The spec is not valid.
+    #[error(transparent)]
+    Spec(#[from] SpecError),
+    /// 5.2: asked for a move where the side to move has none.
+    #[error("5.2: no legal move, the game is over")]
+    NoLegalMove,
+    /// An external program could not be started.
+    #[error("cannot start '{program}': {source}")]
+    Start {
+        /// The command line.
+        program: String,
+        source: std::io::Error,
+    },
+    /// An external program's standard input or output could not be had.
+    #[error("cannot reach the standard {stream} of '{program}'")]
+    NoPipe {
+        /// The command line.
+        program: String,
+        /// "input" or "output".
+        stream: &'static str,
+    },
+    /// A command could not be sent to the program.
+    #[error("{name}: cannot send it '{command}': {source}")]
+    Send {
+        /// The program's name.
+        name: String,
+        /// The command.
+        command: String,
+        source: std::io::Error,
+    },
+    /// The program's output could not be read (not UTF-8, say).
+    #[error("{name}: unreadable output: {source}")]
+    Unreadable {
+        /// The program's name.
+        name: String,
+        source: std::io::Error,
+    },
+    /// The program's output ended: it has exited or closed it.
+    #[error("{name}: output ended before '{expected}' (has it exited?)")]
+    Exited {
+        /// The program's name.
+        name: String,
+        /// The answer awaited.
+        expected: String,
+    },
+    /// The program did not answer in time.
+    #[error("{name}: no '{expected}' in {waited:?}")]
+    Timeout {
+        /// The program's name.
+        name: String,
+        /// The answer awaited.
+        expected: String,
+        /// How long it was awaited.
+        waited: Duration,
+    },
+    /// The program answered an option with an error line.
+    #[error("{name} refused option {option}={value}: {answer}")]
+    RefusedOption {
+        /// The program's name.
+        name: String,
+        option: String,
+        value: String,
+        /// Its error line.
+        answer: String,
+    },
+    /// The program's `bestmove` is no legal move (6.3, or the rule it
+    /// breaks).
+    #[error("{name} played '{text}': {source}")]
+    IllegalMove {
+        /// The program's name.
+        name: String,
+        /// The move as it wrote it.
+        text: String,
+        source: MoveParseError,
+    },
 }
 
 /// What a player spec names (see `parse_spec`).
@@ -71,14 +186,14 @@ pub enum Spec {
 /// - `random` (a uniformly random legal move)
 /// - `greedy` (the move that leaves the best material, one ply)
 /// - `cmd:PROGRAM ARGS...` with options after `;`: `cmd:legion uci;Level=3`
-pub fn parse_spec(text: &str) -> Result<Spec, String> {
-    let pairs = |s: &str| -> Result<Vec<(String, String)>, String> {
+pub fn parse_spec(text: &str) -> Result<Spec, SpecError> {
+    let pairs = |s: &str| -> Result<Vec<(String, String)>, SpecError> {
         s.split(',')
             .filter(|p| !p.trim().is_empty())
             .map(|p| {
                 p.split_once('=')
                     .map(|(k, v)| (k.trim().to_string(), v.trim().to_string()))
-                    .ok_or_else(|| format!("'{p}' is not name=value"))
+                    .ok_or_else(|| SpecError::NotNameValue(p.to_string()))
             })
             .collect()
     };
@@ -93,20 +208,18 @@ pub fn parse_spec(text: &str) -> Result<Spec, String> {
                 let (cmd, opts) = rest.split_once(';').unwrap_or((rest, ""));
                 let argv: Vec<String> = cmd.split_whitespace().map(str::to_string).collect();
                 if argv.is_empty() {
-                    return Err("cmd: needs a program".to_string());
+                    return Err(SpecError::NoProgram);
                 }
                 Ok(Spec::External(argv, pairs(opts)?))
             } else {
-                Err(format!(
-                    "unknown player '{text}': use engine[:level=N,eval=NAME,...], random, greedy or cmd:PROGRAM"
-                ))
+                Err(SpecError::UnknownKind(text.to_string()))
             }
         }
     }
 }
 
 /// Makes a player from a spec.
-pub fn make(spec: &Spec) -> Result<Box<dyn Player>, String> {
+pub fn make(spec: &Spec) -> Result<Box<dyn Player>, PlayerError> {
     match spec {
         Spec::Random => Ok(Box::new(RandomPlayer { rng: Rng::new(1) })),
         Spec::Greedy => Ok(Box::new(GreedyPlayer { rng: Rng::new(1) })),
@@ -117,41 +230,47 @@ pub fn make(spec: &Spec) -> Result<Box<dyn Player>, String> {
             };
             let mut name = "engine".to_string();
             for (k, v) in pairs {
-                let bad = || format!("engine option {k}={v} is not valid");
+                let bad = |expected| SpecError::BadEngineOption {
+                    key: k.clone(),
+                    value: v.clone(),
+                    expected,
+                };
                 match k.to_ascii_lowercase().as_str() {
                     "level" => {
                         o.level = v
                             .parse()
                             .ok()
                             .filter(|l| (1..=10).contains(l))
-                            .ok_or_else(bad)?
+                            .ok_or_else(|| bad("a whole number from 1 to 10"))?
                     }
                     "threads" => {
                         o.threads = v
                             .parse()
                             .ok()
                             .filter(|t| (1..=64).contains(t))
-                            .ok_or_else(bad)?
+                            .ok_or_else(|| bad("a whole number from 1 to 64"))?
                     }
                     "hash" => {
                         o.hash_mb = v
                             .parse()
                             .ok()
                             .filter(|h| (1..=4096).contains(h))
-                            .ok_or_else(bad)?
+                            .ok_or_else(|| bad("a whole number from 1 to 4096"))?
                     }
                     "eval" => {
-                        o.weights = Weights::by_name(v).ok_or_else(bad)?;
+                        o.weights =
+                            Weights::by_name(v).ok_or_else(|| bad("tuned, handset or material"))?;
                         o.eval_name = v.clone();
                     }
                     "name" => name = v.clone(),
                     // w.<Feature>=<weight>: one evaluation weight, for experiments.
                     key if key.starts_with("w.") => {
                         let f = legion_engine::Feature::from_name(&key[2..])
-                            .ok_or_else(|| format!("unknown feature '{}'", &key[2..]))?;
-                        o.weights.0[f as usize] = v.parse().map_err(|_| bad())?;
+                            .ok_or_else(|| SpecError::UnknownFeature(k[2..].to_string()))?;
+                        o.weights.0[f as usize] =
+                            v.parse().map_err(|_| bad("a whole number (a weight)"))?;
                     }
-                    _ => return Err(format!("unknown engine option '{k}'")),
+                    _ => return Err(SpecError::UnknownEngineOption(k.clone()).into()),
                 }
                 if k != "name" {
                     name.push_str(&format!(" {k}={v}"));
@@ -189,7 +308,7 @@ impl Player for EnginePlayer {
         self.name.clone()
     }
 
-    fn new_game(&mut self, seed: u64, rules: Rules) -> Result<(), String> {
+    fn new_game(&mut self, seed: u64, rules: Rules) -> Result<(), PlayerError> {
         let mut o = self.engine.options().clone();
         o.rules = rules;
         self.engine.set_options(o);
@@ -197,7 +316,7 @@ impl Player for EnginePlayer {
         Ok(())
     }
 
-    fn choose(&mut self, game: &Game, limit: MoveLimit) -> Result<Move, String> {
+    fn choose(&mut self, game: &Game, limit: MoveLimit) -> Result<Move, PlayerError> {
         let stop = AtomicBool::new(false);
         let out = self.engine.go(
             game.position(),
@@ -206,7 +325,7 @@ impl Player for EnginePlayer {
             &stop,
             &mut |_| {},
         );
-        out.best.ok_or_else(|| "no legal move".to_string())
+        out.best.ok_or(PlayerError::NoLegalMove)
     }
 }
 
@@ -220,15 +339,15 @@ impl Player for RandomPlayer {
         "random".to_string()
     }
 
-    fn new_game(&mut self, seed: u64, _: Rules) -> Result<(), String> {
+    fn new_game(&mut self, seed: u64, _: Rules) -> Result<(), PlayerError> {
         self.rng = Rng::new(seed);
         Ok(())
     }
 
-    fn choose(&mut self, game: &Game, _: MoveLimit) -> Result<Move, String> {
+    fn choose(&mut self, game: &Game, _: MoveLimit) -> Result<Move, PlayerError> {
         let moves = game.position().legal_moves();
         if moves.is_empty() {
-            return Err("no legal move".to_string());
+            return Err(PlayerError::NoLegalMove);
         }
         Ok(moves[self.rng.below(moves.len())])
     }
@@ -244,12 +363,12 @@ impl Player for GreedyPlayer {
         "greedy".to_string()
     }
 
-    fn new_game(&mut self, seed: u64, _: Rules) -> Result<(), String> {
+    fn new_game(&mut self, seed: u64, _: Rules) -> Result<(), PlayerError> {
         self.rng = Rng::new(seed);
         Ok(())
     }
 
-    fn choose(&mut self, game: &Game, _: MoveLimit) -> Result<Move, String> {
+    fn choose(&mut self, game: &Game, _: MoveLimit) -> Result<Move, PlayerError> {
         let pos = game.position();
         let material = Weights::handset().material_only();
         let mut best: Vec<Move> = Vec::new();
@@ -271,7 +390,7 @@ impl Player for GreedyPlayer {
             }
         }
         if best.is_empty() {
-            return Err("no legal move".to_string());
+            return Err(PlayerError::NoLegalMove);
         }
         Ok(best[self.rng.below(best.len())])
     }
@@ -306,9 +425,44 @@ mod tests {
                 vec![("Level".into(), "2".into())]
             ))
         );
-        assert!(parse_spec("nonsense").is_err());
-        assert!(parse_spec("engine:level").is_err());
-        assert!(make(&parse_spec("engine:level=11").unwrap()).is_err());
+        assert_eq!(
+            parse_spec("nonsense"),
+            Err(SpecError::UnknownKind("nonsense".into()))
+        );
+        assert_eq!(
+            parse_spec("engine:level"),
+            Err(SpecError::NotNameValue("level".into()))
+        );
+        assert_eq!(parse_spec("cmd: ;Level=2"), Err(SpecError::NoProgram));
+        let e = make(&parse_spec("engine:level=11").unwrap()).err().unwrap();
+        assert!(
+            matches!(
+                &e,
+                PlayerError::Spec(SpecError::BadEngineOption { key, value, .. })
+                    if key == "level" && value == "11"
+            ),
+            "{e:?}"
+        );
+        assert_eq!(
+            e.to_string(),
+            "engine option level=11 is not valid: it takes a whole number from 1 to 10"
+        );
+        let e = make(&parse_spec("engine:depth=3").unwrap()).err().unwrap();
+        assert!(
+            matches!(&e, PlayerError::Spec(SpecError::UnknownEngineOption(k)) if k == "depth"),
+            "{e:?}"
+        );
+    }
+
+    #[test]
+    fn no_legal_move_is_said_so() {
+        // White has no piece that can move: the game is over (5.2).
+        let pos: Position = "k7/8/8/8/8/8/8/8 w - 0 1".parse().unwrap();
+        let mut r = RandomPlayer { rng: Rng::new(1) };
+        assert!(matches!(
+            r.choose(&Game::new(pos), MoveLimit::Depth(1)),
+            Err(PlayerError::NoLegalMove)
+        ));
     }
 
     #[test]
@@ -317,10 +471,13 @@ mod tests {
         assert!(ok.name().contains("w.KnightMobility=7"), "{}", ok.name());
         let unknown = make(&parse_spec("engine:w.Pawn=1").unwrap()).err().unwrap();
         assert!(
-            unknown.to_lowercase().contains("unknown feature 'pawn'"),
-            "{unknown}"
+            matches!(&unknown, PlayerError::Spec(SpecError::UnknownFeature(f)) if f == "Pawn"),
+            "{unknown:?}"
         );
-        assert!(make(&parse_spec("engine:w.Man=many").unwrap()).is_err());
+        assert!(matches!(
+            make(&parse_spec("engine:w.Man=many").unwrap()),
+            Err(PlayerError::Spec(SpecError::BadEngineOption { .. }))
+        ));
     }
 
     #[test]

@@ -11,7 +11,7 @@ use legion_engine::rng::{self, Xorshift64};
 use legion_rules::{Color, Position};
 
 use crate::player::{EnginePlayer, MoveLimit};
-use crate::tournament::play_game;
+use crate::tournament::{MatchError, play_game};
 
 /// Weights tuned together by `spsa`: one multiplier per group.
 pub struct Group {
@@ -228,9 +228,12 @@ pub fn mini_match(
     limit: MoveLimit,
     threads: usize,
     seed: u64,
-) -> Result<f64, String> {
-    if openings.is_empty() || games == 0 {
-        return Err("a mini-match needs openings and games".to_string());
+) -> Result<f64, MatchError> {
+    if openings.is_empty() {
+        return Err(MatchError::NoOpenings);
+    }
+    if games == 0 {
+        return Err(MatchError::NoGames);
     }
     let next = AtomicUsize::new(0);
     // In half points: a draw is 1, a win 2, so the sum is exact.
@@ -290,7 +293,7 @@ pub fn spsa(
     threads: usize,
     seed: u64,
     report: &mut dyn FnMut(usize, f64, &[f64]),
-) -> Result<Vec<f64>, String> {
+) -> Result<Vec<f64>, MatchError> {
     let n = groups.len();
     let mut theta = vec![0.0f64; n];
     let big_a = (iterations as f64 / 10.0).max(1.0);
@@ -326,4 +329,24 @@ pub fn spsa(
         report(k + 1, r, &theta);
     }
     Ok(theta)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_mini_match_needs_openings_and_games() {
+        let w = Weights::handset();
+        let openings = [Position::initial()];
+        let limit = MoveLimit::Depth(1);
+        assert!(matches!(
+            mini_match(&w, &w, &[], 0, 2, limit, 1, 1),
+            Err(MatchError::NoOpenings)
+        ));
+        assert!(matches!(
+            mini_match(&w, &w, &openings, 0, 0, limit, 1, 1),
+            Err(MatchError::NoGames)
+        ));
+    }
 }

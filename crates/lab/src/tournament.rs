@@ -10,8 +10,50 @@ use legion_engine::rng;
 use legion_rules::game::{DrawReason, Outcome};
 use legion_rules::{Color, Game, Position, Record};
 
-use crate::player::{self, MoveLimit, Spec};
+use crate::player::{self, MoveLimit, PlayerError, Spec};
 use crate::stats::{self, Tally};
+
+/// The two players of a match, as the match names them.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Which {
+    First,
+    Second,
+}
+
+impl std::fmt::Display for Which {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(match self {
+            Which::First => "first",
+            Which::Second => "second",
+        })
+    }
+}
+
+/// Why a match (or an SPSA mini-match) could not be played. A player that
+/// fails during a game only loses that game (`play_game`); these are the
+/// failures that stop the match.
+#[derive(Debug, thiserror::Error)]
+pub enum MatchError {
+    /// No opening positions to play from.
+    #[error("no opening positions")]
+    NoOpenings,
+    /// No games to play.
+    #[error("a match needs at least one game")]
+    NoGames,
+    /// A player could not be made before the match began.
+    #[error("the {player} player: {source}")]
+    Player { player: Which, source: PlayerError },
+    /// A player could not be made for a game (each worker makes its own).
+    #[error("game {game}, the {player} player ({color}): {source}")]
+    Game {
+        /// The game's number, from 1.
+        game: usize,
+        player: Which,
+        /// The colour it was to play.
+        color: Color,
+        source: PlayerError,
+    },
+}
 
 #[derive(Clone, Debug)]
 /// A match. The rules are the openings' own (`Position::rules`).
@@ -126,18 +168,29 @@ pub fn play_game(
 pub fn run(
     config: &MatchConfig,
     progress: &mut dyn FnMut(&GameResult, &Tally),
-) -> Result<MatchReport, String> {
+) -> Result<MatchReport, MatchError> {
     if config.openings.is_empty() {
-        return Err("no opening positions".to_string());
+        return Err(MatchError::NoOpenings);
     }
     // Check both specs before spending time.
+    let make = |player: Which| {
+        let spec = match player {
+            Which::First => &config.first,
+            Which::Second => &config.second,
+        };
+        player::make(spec).map_err(|source| (player, source))
+    };
     let names = (
-        player::make(&config.first)?.name(),
-        player::make(&config.second)?.name(),
+        make(Which::First)
+            .map_err(|(player, source)| MatchError::Player { player, source })?
+            .name(),
+        make(Which::Second)
+            .map_err(|(player, source)| MatchError::Player { player, source })?
+            .name(),
     );
     let next = Arc::new(AtomicUsize::new(0));
     let stop = Arc::new(AtomicBool::new(false));
-    let (tx, rx) = channel::<Result<GameResult, String>>();
+    let (tx, rx) = channel::<Result<GameResult, MatchError>>();
     let workers = config.concurrency.clamp(1, 64).min(config.games.max(1));
     std::thread::scope(|scope| {
         for _ in 0..workers {
@@ -145,28 +198,38 @@ pub fn run(
             let next = next.clone();
             let stop = stop.clone();
             scope.spawn(move || {
-                let (mut a, mut b) =
-                    match (player::make(&config.first), player::make(&config.second)) {
-                        (Ok(a), Ok(b)) => (a, b),
-                        (Err(e), _) | (_, Err(e)) => {
-                            // The receiver lives until every worker is done.
-                            let _ = tx.send(Err(e));
-                            return;
-                        }
-                    };
+                // Made for this worker's first game, kept for the others.
+                let mut players = None;
                 loop {
                     let i = next.fetch_add(1, Ordering::Relaxed);
                     if i >= config.games || stop.load(Ordering::Relaxed) {
                         break;
                     }
+                    let (a, b) = match &mut players {
+                        Some(ab) => ab,
+                        None => match (make(Which::First), make(Which::Second)) {
+                            (Ok(a), Ok(b)) => players.insert((a, b)),
+                            (Err((player, source)), _) | (_, Err((player, source))) => {
+                                let white = (player == Which::First) == i.is_multiple_of(2);
+                                // The receiver lives until every worker is done.
+                                let _ = tx.send(Err(MatchError::Game {
+                                    game: i + 1,
+                                    player,
+                                    color: if white { Color::White } else { Color::Black },
+                                    source,
+                                }));
+                                return;
+                            }
+                        },
+                    };
                     // Game 2k and 2k+1 share opening k, colours swapped.
                     let opening = config.openings[(i / 2) % config.openings.len()];
                     let first_is_white = i.is_multiple_of(2);
                     let seed = rng::derive(config.seed, i as u64);
                     let (game, winner, reason) = if first_is_white {
                         play_game(
-                            &mut *a,
-                            &mut *b,
+                            &mut **a,
+                            &mut **b,
                             opening,
                             config.limit,
                             config.max_plies,
@@ -174,8 +237,8 @@ pub fn run(
                         )
                     } else {
                         play_game(
-                            &mut *b,
-                            &mut *a,
+                            &mut **b,
+                            &mut **a,
                             opening,
                             config.limit,
                             config.max_plies,
@@ -260,4 +323,90 @@ pub fn run(
             names,
         })
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn config(first: Spec, second: Spec) -> MatchConfig {
+        MatchConfig {
+            first,
+            second,
+            games: 2,
+            openings: vec![Position::initial()],
+            limit: MoveLimit::Depth(1),
+            concurrency: 1,
+            max_plies: 20,
+            sprt: None,
+            seed: 1,
+        }
+    }
+
+    #[test]
+    fn a_match_is_played() {
+        let r = run(&config(Spec::Random, Spec::Greedy), &mut |_, _| {}).unwrap();
+        assert_eq!(r.games.len(), 2);
+        assert_eq!(r.names, ("random".to_string(), "greedy".to_string()));
+    }
+
+    #[test]
+    fn failures_say_which_player() {
+        let none = MatchConfig {
+            openings: Vec::new(),
+            ..config(Spec::Random, Spec::Random)
+        };
+        assert!(matches!(
+            run(&none, &mut |_, _| {}),
+            Err(MatchError::NoOpenings)
+        ));
+        let missing = Spec::External(vec!["/nonexistent/engine".into()], Vec::new());
+        let e = run(&config(Spec::Random, missing), &mut |_, _| {})
+            .err()
+            .unwrap();
+        assert!(
+            matches!(
+                &e,
+                MatchError::Player {
+                    player: Which::Second,
+                    source: PlayerError::Start { .. }
+                }
+            ),
+            "{e:?}"
+        );
+        assert!(
+            e.to_string()
+                .starts_with("the second player: cannot start '/nonexistent/engine': ")
+        );
+    }
+
+    #[test]
+    fn a_player_that_fails_for_a_game_names_the_game() {
+        // A program that answers once (the check before the match), then
+        // exits at once.
+        let marker = std::env::temp_dir().join(format!("legion-once-{}", std::process::id()));
+        let _ = std::fs::remove_file(&marker);
+        let script = format!(
+            "if [ -e '{m}' ]; then exit 1; fi; touch '{m}'; while read -r l; do case \"$l\" in \
+             uci) echo uciok;; isready) echo readyok;; quit) exit 0;; esac; done",
+            m = marker.display()
+        );
+        let once = Spec::External(vec!["sh".into(), "-c".into(), script], Vec::new());
+        let e = run(&config(Spec::Random, once), &mut |_, _| {})
+            .err()
+            .unwrap();
+        let _ = std::fs::remove_file(&marker);
+        assert!(
+            matches!(
+                &e,
+                MatchError::Game {
+                    game: 1,
+                    player: Which::Second,
+                    color: Color::Black,
+                    ..
+                }
+            ),
+            "{e:?}"
+        );
+    }
 }

@@ -13,7 +13,7 @@ use std::io::{BufRead, Write};
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::mpsc::channel;
 
-use legion_rules::{Color, MoveList, Position, Rules};
+use legion_rules::{Color, LfenError, MoveList, Position, Rules};
 
 use legion_engine::eval::{self, Feature, Weights};
 use legion_engine::{Level, Options, rng};
@@ -114,23 +114,42 @@ pub fn generate(
     Ok(lines.len())
 }
 
+/// Why tuning data cannot be read (`read_samples`). Lines count from 1.
+#[derive(Debug, thiserror::Error)]
+pub enum SampleError {
+    /// The input failed.
+    #[error("line {line}: {source}")]
+    Read { line: usize, source: std::io::Error },
+    /// A line without `;result`.
+    #[error("line {line}: expected LFEN;result")]
+    NoResult { line: usize },
+    /// A result that is not a number.
+    #[error("line {line}: result must be 1, 0.5 or 0, not '{text}'")]
+    BadResult { line: usize, text: String },
+    /// 6.2: the position is not a valid LFEN.
+    #[error("line {line}: {source}")]
+    Lfen { line: usize, source: LfenError },
+}
+
 /// Reads `LFEN;result` lines into samples.
-pub fn read_samples(input: impl BufRead) -> Result<Vec<Sample>, String> {
+pub fn read_samples(input: impl BufRead) -> Result<Vec<Sample>, SampleError> {
     let mut samples = Vec::new();
     for (i, line) in input.lines().enumerate() {
-        let line = line.map_err(|e| e.to_string())?;
+        let n = i + 1;
+        let line = line.map_err(|source| SampleError::Read { line: n, source })?;
         let line = line.trim();
         if line.is_empty() || line.starts_with('#') {
             continue;
         }
         let (lfen, result) = line
             .rsplit_once(';')
-            .ok_or_else(|| format!("line {}: expected LFEN;result", i + 1))?;
-        let result: f64 = result
-            .parse()
-            .map_err(|_| format!("line {}: result must be 1, 0.5 or 0", i + 1))?;
+            .ok_or(SampleError::NoResult { line: n })?;
+        let result: f64 = result.parse().map_err(|_| SampleError::BadResult {
+            line: n,
+            text: result.to_string(),
+        })?;
         let pos = Position::from_lfen(lfen, Rules::DEFAULT)
-            .map_err(|e| format!("line {}: {e}", i + 1))?;
+            .map_err(|source| SampleError::Lfen { line: n, source })?;
         samples.push(Sample {
             counts: eval::features(&pos).0,
             result,
@@ -312,7 +331,17 @@ mod tests {
         let s = read_samples(text.as_bytes()).unwrap();
         assert_eq!(s.len(), 2);
         assert_eq!(s[0].counts[Feature::Man as usize], 1);
-        assert!(read_samples("nonsense".as_bytes()).is_err());
-        assert!(read_samples("3k4/8/8/8/8/8/8/4K3 w - 0 1;x".as_bytes()).is_err());
+        assert!(matches!(
+            read_samples("nonsense".as_bytes()),
+            Err(SampleError::NoResult { line: 1 })
+        ));
+        assert!(matches!(
+            read_samples("# data\n3k4/8/8/8/8/8/8/4K3 w - 0 1;x".as_bytes()),
+            Err(SampleError::BadResult { line: 2, .. })
+        ));
+        assert!(matches!(
+            read_samples("8/8 w;1".as_bytes()),
+            Err(SampleError::Lfen { line: 1, .. })
+        ));
     }
 }
