@@ -192,6 +192,12 @@ struct Session {
     search: Option<JoinHandle<()>>,
     /// The running search waits for `stop`.
     infinite: bool,
+    /// The running search ponders (`go ponder`): it waits for `ponderhit`
+    /// or `stop`, then has `ponder_time` (if its clock gave any).
+    pondering: Arc<AtomicBool>,
+    ponder_time: Option<Duration>,
+    /// `setoption name Ponder`: `bestmove` names the move expected in reply.
+    ponder: bool,
     /// Lines a search reports (MultiPV).
     multipv: usize,
 }
@@ -200,21 +206,8 @@ struct Session {
 /// UTF-8 is a malformed command; an input or output that fails ends the
 /// session with that error.
 pub fn run(mut input: impl BufRead, output: Box<dyn Write + Send>) -> io::Result<()> {
-    let options = Options::default();
     let (out, written) = writer(output);
-    let mut s = Session {
-        out,
-        engine: Engine::new(options.clone()),
-        options,
-        game: Game {
-            start: INITIAL_LFEN.to_string(),
-            moves: Vec::new(),
-        },
-        stop: Arc::new(AtomicBool::new(false)),
-        search: None,
-        infinite: false,
-        multipv: 1,
-    };
+    let mut s = Session::new(out);
     let mut quit = false;
     let mut failure = None;
     let mut bytes = Vec::new();
@@ -245,7 +238,7 @@ pub fn run(mut input: impl BufRead, output: Box<dyn Write + Send>) -> io::Result
     }
     // `quit` stops at once; the end of input lets a bounded search finish,
     // so that `echo "go depth 8" | legion uci` answers.
-    if quit || failure.is_some() || s.infinite {
+    if quit || failure.is_some() || s.infinite || s.pondering.load(Ordering::Relaxed) {
         s.finish_search();
     } else {
         s.join_search();
@@ -265,6 +258,27 @@ pub fn run(mut input: impl BufRead, output: Box<dyn Write + Send>) -> io::Result
 }
 
 impl Session {
+    /// A session at the initial position with the default options.
+    fn new(out: Out) -> Session {
+        let options = Options::default();
+        Session {
+            out,
+            engine: Engine::new(options.clone()),
+            options,
+            game: Game {
+                start: INITIAL_LFEN.to_string(),
+                moves: Vec::new(),
+            },
+            stop: Arc::new(AtomicBool::new(false)),
+            search: None,
+            infinite: false,
+            pondering: Arc::new(AtomicBool::new(false)),
+            ponder_time: None,
+            ponder: false,
+            multipv: 1,
+        }
+    }
+
     /// Handles one command; false on `quit`.
     fn command(&mut self, line: &str) -> bool {
         let mut words = line.split_whitespace();
@@ -296,6 +310,7 @@ impl Session {
             }
             "go" => self.go(&rest),
             "stop" => self.finish_search(),
+            "ponderhit" => self.ponderhit(),
             "quit" => return false,
             "show" | "d" => self.show(),
             "eval" => self.eval(),
@@ -342,6 +357,7 @@ impl Session {
             &self.out,
             "option name MultiPV type spin default 1 min 1 max 16",
         );
+        say(&self.out, "option name Ponder type check default false");
         say(&self.out, "uciok");
     }
 
@@ -388,6 +404,21 @@ impl Session {
                     value: value.clone(),
                 })
         };
+        if name.eq_ignore_ascii_case("ponder") {
+            match value.to_ascii_lowercase().as_str() {
+                "true" => self.ponder = true,
+                "false" => self.ponder = false,
+                _ => error(
+                    &self.out,
+                    &ProtocolError::BadChoice {
+                        option: "Ponder",
+                        choices: "true or false",
+                        value: value.clone(),
+                    },
+                ),
+            }
+            return;
+        }
         if name.eq_ignore_ascii_case("multipv") {
             match number("MultiPV", 1, 16) {
                 Ok(n) => self.multipv = n,
@@ -473,6 +504,11 @@ impl Session {
             return error(&self.out, &ProtocolError::AlreadySearching);
         }
         self.finish_search();
+        // `ponder`: search on the opponent's time, as if it had played the
+        // last move of the position, until `ponderhit` or `stop`.
+        let ponder = rest.contains(&"ponder");
+        let rest: Vec<&str> = rest.iter().copied().filter(|w| *w != "ponder").collect();
+        let rest = &rest[..];
         // `searchmoves` takes the moves after it, up to the next keyword.
         let at = rest.iter().position(|w| *w == "searchmoves");
         let (words, searched): (Vec<&str>, Vec<&str>) = match at {
@@ -504,12 +540,33 @@ impl Session {
                 }
             }
         }
-        self.stop.store(false, Ordering::Relaxed);
+        // Each search its own flags: a timer of an old search cannot stop
+        // a new one.
+        self.stop = Arc::new(AtomicBool::new(false));
+        self.pondering = Arc::new(AtomicBool::new(ponder));
         self.infinite = limits.infinite;
+        self.ponder_time = None;
+        if ponder {
+            // No clock while pondering; the clock's share from `ponderhit` on.
+            self.ponder_time = crate::search::time::aim(&limits, pos.turn());
+            limits = Limits {
+                movetime: None,
+                wtime: None,
+                btime: None,
+                winc: None,
+                binc: None,
+                movestogo: None,
+                infinite: true,
+                ..limits
+            };
+        }
+        let wait_for_stop = self.infinite;
+        let pondering = self.pondering.clone();
         let stop = self.stop.clone();
         let job = self.engine.job(&limits);
         let out = self.out.clone();
         let multipv = self.multipv;
+        let name_reply = self.ponder;
         self.search = Some(std::thread::spawn(move || {
             let searched = panic::catch_unwind(AssertUnwindSafe(|| {
                 if multipv > 1 {
@@ -517,10 +574,11 @@ impl Session {
                     for (k, o) in lines.iter().enumerate() {
                         say(&out, &multipv_line(&pos, k + 1, o));
                     }
-                    lines.first().and_then(|o| o.best)
+                    lines.into_iter().next().map(|o| (o.best, o.pv))
                 } else {
                     let mut report = |i: &Info| say(&out, &info_line(&pos, i));
-                    job.go(&pos, &history, &stop, &mut report).best
+                    let o = job.go(&pos, &history, &stop, &mut report);
+                    Some((o.best, o.pv))
                 }
             }));
             let best = match searched {
@@ -530,15 +588,43 @@ impl Session {
                     return error(&out, &ProtocolError::SearchFailed(panic_text(&*p)));
                 }
             };
-            // `infinite` waits for `stop` before answering.
-            while limits.infinite && !stop.load(Ordering::Relaxed) {
+            // `infinite` waits for `stop` before answering; pondering for
+            // `ponderhit` or `stop`.
+            while (wait_for_stop || pondering.load(Ordering::Relaxed))
+                && !stop.load(Ordering::Relaxed)
+            {
                 std::thread::sleep(Duration::from_millis(2));
             }
+            let (best, pv) = best.unwrap_or_default();
             match best {
-                Some(m) => say(&out, &format!("bestmove {}", canonical(&pos, m))),
+                Some(m) => {
+                    let mut line = format!("bestmove {}", canonical(&pos, m));
+                    // The reply expected, from the line the search found.
+                    let mut after = pos;
+                    if name_reply && pv.len() > 1 && pv[0] == m {
+                        after.play_unchecked(m);
+                        line += &format!(" ponder {}", canonical(&after, pv[1]));
+                    }
+                    say(&out, &line);
+                }
                 None => say(&out, "bestmove (none)"),
             }
         }));
+    }
+
+    /// The opponent played the move pondered on: the search goes on as a
+    /// normal one, with the clock's share from now on.
+    fn ponderhit(&mut self) {
+        if !self.pondering.swap(false, Ordering::Relaxed) {
+            return;
+        }
+        if let Some(t) = self.ponder_time {
+            let stop = self.stop.clone();
+            std::thread::spawn(move || {
+                std::thread::sleep(t);
+                stop.store(true, Ordering::Relaxed);
+            });
+        }
     }
 
     /// Stops a running search and waits for its `bestmove`.
@@ -721,6 +807,114 @@ mod tests {
         assert!(lines.last().unwrap().starts_with("bestmove "), "{lines:?}");
     }
 
+    /// A session fed line by line, as a program driving the engine would;
+    /// the lines it has answered so far can be read at any time.
+    struct Live {
+        input: io::PipeWriter,
+        out: Shared,
+        session: std::thread::JoinHandle<io::Result<()>>,
+    }
+
+    impl Live {
+        fn start() -> Live {
+            let (reader, input) = io::pipe().unwrap();
+            let out = Shared::default();
+            let o = out.clone();
+            let session = std::thread::spawn(move || run(io::BufReader::new(reader), Box::new(o)));
+            Live {
+                input,
+                out,
+                session,
+            }
+        }
+        fn send(&mut self, line: &str) {
+            writeln!(self.input, "{line}").unwrap();
+        }
+        fn lines(&self) -> Vec<String> {
+            let text = String::from_utf8(self.out.0.lock().unwrap().clone()).unwrap();
+            text.lines().map(str::to_string).collect()
+        }
+        /// Waits (up to 10 s) until a line starting with `start` is answered.
+        fn wait_for(&self, start: &str) -> Vec<String> {
+            for _ in 0..1000 {
+                let lines = self.lines();
+                if lines.iter().any(|l| l.starts_with(start)) {
+                    return lines;
+                }
+                std::thread::sleep(Duration::from_millis(10));
+            }
+            panic!("no '{start}' in {:?}", self.lines());
+        }
+        fn end(mut self) -> Vec<String> {
+            self.send("quit");
+            drop(self.input);
+            self.session.join().unwrap().unwrap();
+            let text = String::from_utf8(self.out.0.lock().unwrap().clone()).unwrap();
+            text.lines().map(str::to_string).collect()
+        }
+    }
+
+    fn bestmoves(lines: &[String]) -> usize {
+        lines.iter().filter(|l| l.starts_with("bestmove")).count()
+    }
+
+    #[test]
+    fn a_pondering_search_answers_only_after_ponderhit() {
+        let mut s = Live::start();
+        s.send("setoption name Ponder value true");
+        s.send("position startpos moves c3d4");
+        // A short search that would end at once, were it not pondering.
+        s.send("go ponder depth 2 wtime 1000 btime 1000");
+        s.send("isready");
+        let lines = s.wait_for("readyok");
+        std::thread::sleep(Duration::from_millis(300));
+        assert_eq!(bestmoves(&s.lines()), 0, "{lines:?}");
+        s.send("ponderhit");
+        let lines = s.wait_for("bestmove");
+        assert_eq!(bestmoves(&lines), 1);
+        // With the Ponder option the answer names the reply it expects.
+        let best = lines.iter().find(|l| l.starts_with("bestmove")).unwrap();
+        assert_eq!(best.split(' ').nth(2), Some("ponder"), "{best}");
+        assert_eq!(bestmoves(&s.end()), 1);
+    }
+
+    #[test]
+    fn stop_ends_pondering_with_one_answer() {
+        let mut s = Live::start();
+        s.send("position startpos");
+        s.send("go ponder wtime 60000 btime 60000");
+        s.send("isready");
+        s.wait_for("readyok");
+        std::thread::sleep(Duration::from_millis(200));
+        assert_eq!(bestmoves(&s.lines()), 0);
+        s.send("stop");
+        let lines = s.wait_for("bestmove");
+        // Without the Ponder option, no expected reply.
+        let best = lines.iter().find(|l| l.starts_with("bestmove")).unwrap();
+        assert_eq!(best.split(' ').count(), 2, "{best}");
+        // A new search after it is not stopped by the old one's clock.
+        s.send("ponderhit");
+        s.send("go depth 3");
+        s.wait_for("bestmove");
+        let lines = s.end();
+        assert_eq!(bestmoves(&lines), 2, "{lines:?}");
+    }
+
+    #[test]
+    fn after_ponderhit_the_clock_s_share_ends_the_search() {
+        let mut s = Live::start();
+        s.send("position startpos");
+        // 2 s on the clock, 30 moves to go: about 60 ms from ponderhit.
+        s.send("go ponder wtime 2000 btime 2000");
+        s.send("isready");
+        s.wait_for("readyok");
+        s.send("ponderhit");
+        // No `stop`: the search ends by itself, within the clock.
+        let lines = s.wait_for("bestmove");
+        assert_eq!(bestmoves(&lines), 1);
+        assert_eq!(bestmoves(&s.end()), 1);
+    }
+
     #[test]
     fn malformed_lines_are_errors_not_the_end() {
         let (result, lines) = session(b"\xff\xfe\nucinewgame soon\nucinewgame 7\nisready\n");
@@ -792,17 +986,7 @@ mod tests {
             moves: moves.iter().map(|m| m.to_string()).collect(),
         };
         let (out, _written) = writer(Box::new(io::sink()));
-        let options = Options::default();
-        let session = Session {
-            out,
-            engine: Engine::new(options.clone()),
-            options,
-            game: s(&[]),
-            stop: Arc::new(AtomicBool::new(false)),
-            search: None,
-            infinite: false,
-            multipv: 1,
-        };
+        let session = Session::new(out);
         let e = session.replay(&s(&["c3d4", "c3d4"])).unwrap_err();
         assert!(
             matches!(&e, ProtocolError::Move { number: 2, text, .. } if text == "c3d4"),

@@ -25,7 +25,7 @@ mod ordering;
 mod pruning;
 mod searcher;
 mod threads;
-mod time;
+pub mod time;
 
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;

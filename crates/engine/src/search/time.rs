@@ -51,6 +51,13 @@ pub(super) fn allocate(limits: &Limits, turn: Color) -> (Option<Duration>, Optio
     (Some(soft), Some(hard))
 }
 
+/// The time a move may take by these limits (the time aimed for), if they
+/// bound time at all: what a search pondering on the opponent's time gets
+/// once the opponent plays the expected move (`ponderhit`).
+pub fn aim(limits: &Limits, turn: Color) -> Option<Duration> {
+    allocate(limits, turn).0
+}
+
 /// The limits of one search thread, in time and nodes.
 #[derive(Clone, Copy, Debug)]
 pub(super) struct Budget {
