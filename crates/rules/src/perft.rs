@@ -22,7 +22,12 @@ pub fn perft(pos: &Position, depth: u32) -> u64 {
     pos.legal_moves_into(&mut moves);
     let mut nodes = 0;
     for &m in &moves {
-        let child = pos.after(m);
+        // Copied, then played in place: made by `after` and moved out,
+        // the child was read back right after play's narrow writes, a
+        // store-forwarding stall that cost AMD processors a third of
+        // the time.
+        let mut child = *pos;
+        child.play_unchecked(m);
         nodes += perft(&child, depth - 1);
     }
     nodes
@@ -45,7 +50,9 @@ pub fn divide(pos: &Position, depth: u32) -> Vec<(String, u64)> {
             let n = if depth <= 1 {
                 1
             } else {
-                perft(&pos.after(m), depth - 1)
+                let mut child = *pos;
+                child.play_unchecked(m);
+                perft(&child, depth - 1)
             };
             (crate::notation::canonical(pos, m), n)
         })
