@@ -86,7 +86,7 @@ def main():
         out = subprocess.run(args + moves, capture_output=True, text=True, check=True)
         endings[material(out.stdout.strip())] += 1
     print(f"{len(fifty)} of {len(games)} games drawn by the 50-move rule")
-    for ending, n in endings.most_common(15):
+    for ending, n in endings.most_common():
         print(f"{n:4}  {ending}")
 
 
