@@ -16,26 +16,7 @@ use legion_rules::explain::{Illegal, find_move};
 use legion_rules::notation::{canonical, human, legion_path, parse_move};
 use legion_rules::{Move, MoveKind, MoveParseError, Position, Rules, Square};
 use reference::judge::{Judge, Reason, Verdict};
-
-/// xorshift64*: attempts drawn from the case's seed, so failures reproduce.
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 >> 12;
-        self.0 ^= self.0 << 25;
-        self.0 ^= self.0 >> 27;
-        self.0.wrapping_mul(0x2545_F491_4F6C_DD1D)
-    }
-
-    fn below(&mut self, n: usize) -> usize {
-        (self.next() % n as u64) as usize
-    }
-
-    fn square(&mut self) -> Square {
-        Square::new(self.below(64) as u8)
-    }
-}
+use reference::rng::Rng;
 
 const SEEDS: [&str; 11] = [
     legion_rules::INITIAL_LFEN,

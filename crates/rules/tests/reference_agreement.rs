@@ -8,22 +8,7 @@
 mod reference;
 
 use legion_rules::{Position, Rules, notation};
-
-/// xorshift64*: a small deterministic generator, so failures reproduce.
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 >> 12;
-        self.0 ^= self.0 << 25;
-        self.0 ^= self.0 >> 27;
-        self.0.wrapping_mul(0x2545_F491_4F6C_DD1D)
-    }
-
-    fn below(&mut self, n: usize) -> usize {
-        (self.next() % n as u64) as usize
-    }
-}
+use reference::rng::Rng;
 
 /// A random placement: maybe Kings, some chess pieces, men, Tamas and
 /// constructs, on squares where 1.4 and 2.5 allow them. Returns `None`

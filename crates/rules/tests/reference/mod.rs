@@ -1067,3 +1067,4 @@ fn write(pos: &Pos) -> String {
 }
 
 pub mod judge;
+pub mod rng;
