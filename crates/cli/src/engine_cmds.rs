@@ -3,7 +3,7 @@
 use std::io::{self, Write};
 
 use clap::Args;
-use legion_engine::{Weights, bench};
+use legion_engine::bench;
 use legion_lab::openings;
 
 use crate::Failure;
@@ -13,7 +13,7 @@ pub struct BenchArgs {
     /// Search depth for every position.
     #[arg(long, default_value_t = bench::DEFAULT_DEPTH)]
     pub depth: i32,
-    /// Evaluation weights: tuned, handset or material.
+    /// Evaluation: nnue, linear (as tuned), tuned, handset or material.
     #[arg(long, default_value = "tuned")]
     pub eval: String,
     /// Search threads (the node signature is only stable with 1).
@@ -27,12 +27,11 @@ pub fn uci() -> Result<(), Failure> {
 }
 
 pub fn bench(a: BenchArgs) -> Result<(), Failure> {
-    let weights =
-        Weights::by_name(&a.eval).ok_or_else(|| Failure(format!("unknown eval '{}'", a.eval)))?;
+    let o = options_with_eval(&a.eval)?;
     if !(1..=30).contains(&a.depth) {
         return Err(Failure("--depth must be from 1 to 30".to_string()));
     }
-    let r = bench::run(a.depth, &weights, a.threads.clamp(1, 64));
+    let r = bench::run(a.depth, &o.weights, o.net, a.threads.clamp(1, 64));
     let mut w = io::stdout().lock();
     for (lfen, nodes) in &r.lines {
         writeln!(w, "{nodes:>12}  {lfen}")?;
@@ -76,4 +75,17 @@ pub fn openings(a: OpeningsArgs) -> Result<(), Failure> {
     writeln!(out, "{}", g.header())?;
     openings::generate(&g, &mut |pos| writeln!(out, "{}", pos.to_lfen()))?;
     Ok(())
+}
+
+/// Engine options with the evaluation named on the command line: `linear`
+/// (the tuned weights) or `nnue` (the embedded network).
+pub fn options_with_eval(eval: &str) -> Result<legion_engine::Options, Failure> {
+    let mut o = legion_engine::Options::default();
+    o.set_eval(eval).ok_or_else(|| {
+        Failure(format!(
+            "unknown evaluation '{eval}': {}",
+            legion_engine::engine::EVAL_CHOICES
+        ))
+    })?;
+    Ok(o)
 }

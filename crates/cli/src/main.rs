@@ -1,6 +1,7 @@
 //! `legion`: a thin command line over the Legion crates. It parses
 //! arguments and prints; the libraries do the work.
 
+mod datagen_cmd;
 mod diagram;
 mod engine_cmds;
 mod match_cmd;
@@ -8,6 +9,7 @@ mod migrate_cmd;
 mod play_cmd;
 mod rules_cmds;
 mod serve_cmd;
+mod train_cmd;
 mod tune_cmd;
 
 use std::process::ExitCode;
@@ -51,6 +53,10 @@ enum Command {
     Openings(engine_cmds::OpeningsArgs),
     /// Tune the evaluation from self-play (generate data, then fit).
     Tune(tune_cmd::TuneArgs),
+    /// Self-play positions with search scores and results (training data).
+    Datagen(datagen_cmd::DatagenArgs),
+    /// Train the neural evaluation on datagen files; writes a network file.
+    Train(train_cmd::TrainArgs),
 }
 
 /// A failure to report on one line, with exit status 2.
@@ -112,6 +118,8 @@ fn main() -> ExitCode {
         Command::Match(a) => match_cmd::run(a),
         Command::Openings(a) => engine_cmds::openings(a),
         Command::Tune(a) => tune_cmd::run(a),
+        Command::Datagen(a) => datagen_cmd::run(a),
+        Command::Train(a) => train_cmd::run(a),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

@@ -2,11 +2,13 @@
 //! one thread with a fresh table. The total node count is a signature
 //! that changes only when the search or evaluation changes.
 
+use std::sync::Arc;
 use std::sync::atomic::AtomicBool;
 use std::time::Duration;
 
 use legion_rules::{Position, Rules};
 
+use crate::nnue::Network;
 use crate::search::{self, Config, Limits};
 use crate::{Table, Weights};
 
@@ -32,7 +34,12 @@ pub struct BenchResult {
     pub time: Duration,
 }
 
-pub fn run(depth: i32, weights: &Weights, threads: usize) -> BenchResult {
+pub fn run(
+    depth: i32,
+    weights: &Weights,
+    net: Option<Arc<Network>>,
+    threads: usize,
+) -> BenchResult {
     let mut lines = Vec::new();
     let mut nodes = 0;
     let mut time = Duration::ZERO;
@@ -46,6 +53,7 @@ pub fn run(depth: i32, weights: &Weights, threads: usize) -> BenchResult {
         };
         let config = Config {
             weights: weights.clone(),
+            net: net.clone(),
             threads,
             ..Config::default()
         };

@@ -7,6 +7,7 @@ use std::sync::atomic::AtomicBool;
 use legion_rules::{Position, Rules};
 
 use crate::levels::Level;
+use crate::nnue::{self, LoadError, Network};
 use crate::search::{self, Config, Info, Limits, Outcome};
 use crate::{Table, Weights};
 
@@ -18,8 +19,39 @@ pub struct Options {
     pub level: u8,
     pub rules: Rules,
     pub weights: Weights,
-    /// Name of the weights for display: tuned, handset, material.
+    /// The network, when the evaluation is NNUE; `None`: `weights`.
+    pub net: Option<Arc<Network>>,
+    /// Name of the evaluation for display: nnue, a net file, or the
+    /// linear weights' name (tuned, handset, material).
     pub eval_name: String,
+}
+
+/// The evaluations `Options::set_eval` knows.
+pub const EVAL_CHOICES: &str = "nnue, linear, tuned, handset or material";
+
+impl Options {
+    /// Chooses the evaluation by name: `nnue` (the embedded network),
+    /// `linear` (the tuned weights, as `tuned`), or the linear weights
+    /// `tuned`, `handset`, `material`. `None` for any other name.
+    pub fn set_eval(&mut self, name: &str) -> Option<()> {
+        let lower = name.to_ascii_lowercase();
+        if lower == "nnue" {
+            self.net = Some(nnue::embedded().ok()?);
+        } else {
+            let weights = if lower == "linear" { "tuned" } else { &lower };
+            self.weights = Weights::by_name(weights)?;
+            self.net = None;
+        }
+        self.eval_name = lower;
+        Some(())
+    }
+
+    /// Evaluates with the network in `path` (a candidate not built in).
+    pub fn set_eval_file(&mut self, path: &str) -> Result<(), LoadError> {
+        self.net = Some(nnue::load(std::path::Path::new(path))?);
+        self.eval_name = path.to_string();
+        Ok(())
+    }
 }
 
 impl Default for Options {
@@ -30,6 +62,7 @@ impl Default for Options {
             level: 10,
             rules: Rules::DEFAULT,
             weights: Weights::tuned(),
+            net: None,
             eval_name: "tuned".to_string(),
         }
     }
@@ -126,6 +159,7 @@ impl Engine {
         }
         let config = Config {
             weights: self.options.weights.clone(),
+            net: self.options.net.clone(),
             threads: if self.options.level < 10 {
                 1
             } else {

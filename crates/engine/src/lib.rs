@@ -7,6 +7,7 @@ pub mod bench;
 pub mod engine;
 pub mod eval;
 pub mod levels;
+pub mod nnue;
 pub mod rng;
 pub mod search;
 pub mod tt;

@@ -19,9 +19,10 @@ use std::time::Duration;
 use legion_rules::notation::{MoveParseError, canonical, parse_move};
 use legion_rules::{INITIAL_LFEN, LfenError, Move, Position, Rules};
 
-use crate::engine::{Engine, Options};
+use crate::engine::{EVAL_CHOICES, Engine, Options};
+use crate::eval;
+use crate::nnue::LoadError;
 use crate::search::{Info, Limits, score_text};
-use crate::{Weights, eval};
 
 pub const NAME: &str = concat!("Legion ", env!("CARGO_PKG_VERSION"));
 
@@ -59,6 +60,10 @@ pub enum ProtocolError {
         /// The value as written.
         value: String,
     },
+    /// `setoption name EvalFile` with a file that is not a network this
+    /// engine reads.
+    #[error("option EvalFile: {0}")]
+    EvalFile(LoadError),
     /// A check or combo option's value that is none of its choices.
     #[error("option {option} takes {choices}, not '{value}'")]
     BadChoice {
@@ -351,13 +356,17 @@ impl Session {
         );
         say(
             &self.out,
-            "option name Eval type combo default tuned var tuned var handset var material",
+            "option name Eval type combo default tuned var nnue var linear var tuned var handset var material",
         );
         say(
             &self.out,
             "option name MultiPV type spin default 1 min 1 max 16",
         );
         say(&self.out, "option name Ponder type check default false");
+        say(
+            &self.out,
+            "option name EvalFile type string default <empty>",
+        );
         say(&self.out, "uciok");
     }
 
@@ -445,18 +454,12 @@ impl Session {
                     value: value.clone(),
                 }),
             },
-            "eval" => match Weights::by_name(&value) {
-                Some(w) => {
-                    o.weights = w;
-                    o.eval_name = value.clone();
-                    Ok(())
-                }
-                None => Err(ProtocolError::BadChoice {
-                    option: "Eval",
-                    choices: "tuned, handset or material",
-                    value: value.clone(),
-                }),
-            },
+            "eval" => o.set_eval(&value).ok_or_else(|| ProtocolError::BadChoice {
+                option: "Eval",
+                choices: EVAL_CHOICES,
+                value: value.clone(),
+            }),
+            "evalfile" => o.set_eval_file(&value).map_err(ProtocolError::EvalFile),
             _ => Err(ProtocolError::UnknownOption(name.clone())),
         };
         match result {
@@ -662,7 +665,10 @@ impl Session {
     fn eval(&self) {
         match self.replay(&self.game) {
             Ok((pos, _)) => {
-                let v = eval::evaluate(&pos, &self.options.weights);
+                let v = match &self.options.net {
+                    Some(net) => net.evaluate(&pos),
+                    None => eval::evaluate(&pos, &self.options.weights),
+                };
                 say(
                     &self.out,
                     &format!(
@@ -958,7 +964,7 @@ mod tests {
         );
         assert_eq!(
             lines[1],
-            "info string error: option Eval takes tuned, handset or material, not 'best'"
+            "info string error: option Eval takes nnue, linear, tuned, handset or material, not 'best'"
         );
         assert!(
             lines[2].starts_with("info string error: move 2 'c3d4': ")
@@ -977,6 +983,58 @@ mod tests {
             lines[4]
         );
         assert_eq!(lines[5], "readyok");
+    }
+
+    #[test]
+    fn the_evaluation_is_chosen_by_name_or_by_file() {
+        let dir = std::env::temp_dir().join(format!("legion-uci-net-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let good = dir.join("good.nnue");
+        std::fs::write(
+            &good,
+            crate::nnue::format::write(&crate::nnue::embedded().unwrap()),
+        )
+        .unwrap();
+        let bad = dir.join("bad.nnue");
+        std::fs::write(&bad, b"LGNN\x09\0\0\0").unwrap();
+        let script = format!(
+            "position startpos\neval\nsetoption name Eval value nnue\neval\n\
+             setoption name EvalFile value {}\neval\nsetoption name EvalFile value {}\n\
+             setoption name Eval value linear\neval\nisready\n",
+            good.display(),
+            bad.display()
+        );
+        let (result, lines) = session(script.as_bytes());
+        result.unwrap();
+        let linear = crate::eval::evaluate(&Position::initial(), &crate::Weights::tuned());
+        let nnue = crate::nnue::embedded()
+            .unwrap()
+            .evaluate(&Position::initial());
+        assert_eq!(
+            lines[0],
+            format!("info string eval {linear} (side to move, tuned)")
+        );
+        assert_eq!(
+            lines[1],
+            format!("info string eval {nnue} (side to move, nnue)")
+        );
+        assert_eq!(
+            lines[2],
+            format!("info string eval {nnue} (side to move, {})", good.display())
+        );
+        assert_eq!(
+            lines[3],
+            format!(
+                "info string error: option EvalFile: {}: network format version 9, this engine reads version 1",
+                bad.display()
+            )
+        );
+        assert_eq!(
+            lines[4],
+            format!("info string eval {linear} (side to move, linear)")
+        );
+        assert_eq!(lines[5], "readyok");
+        std::fs::remove_dir_all(&dir).unwrap();
     }
 
     #[test]

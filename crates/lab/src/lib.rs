@@ -4,10 +4,12 @@
 //! tuning of the evaluation weights. It drives `legion-engine` from
 //! outside; the engine knows nothing of it.
 
+pub mod datagen;
 pub mod external;
 pub mod openings;
 pub mod player;
 pub mod spsa;
 pub mod stats;
 pub mod tournament;
+pub mod train;
 pub mod tune;

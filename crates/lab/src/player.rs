@@ -8,6 +8,7 @@ use std::time::Duration;
 use legion_rules::notation::MoveParseError;
 use legion_rules::{Game, Move, Rules};
 
+use legion_engine::engine::EVAL_CHOICES;
 use legion_engine::rng::Rng;
 use legion_engine::search::{Limits, history};
 use legion_engine::{Engine, Options, Weights, eval};
@@ -86,6 +87,9 @@ pub enum SpecError {
         /// What it takes, for people: "a whole number from 1 to 10".
         expected: &'static str,
     },
+    /// `evalfile=PATH` naming no network this engine reads.
+    #[error("engine option evalfile: {0}")]
+    EvalFile(String),
     /// `w.<Feature>` with no such feature of the evaluation.
     #[error("unknown feature '{0}' (the features are in crates/engine/src/eval.rs)")]
     UnknownFeature(String),
@@ -257,11 +261,10 @@ pub fn make(spec: &Spec) -> Result<Box<dyn Player>, PlayerError> {
                             .filter(|h| (1..=4096).contains(h))
                             .ok_or_else(|| bad("a whole number from 1 to 4096"))?
                     }
-                    "eval" => {
-                        o.weights =
-                            Weights::by_name(v).ok_or_else(|| bad("tuned, handset or material"))?;
-                        o.eval_name = v.clone();
-                    }
+                    "eval" => o.set_eval(v).ok_or_else(|| bad(EVAL_CHOICES))?,
+                    "evalfile" => o
+                        .set_eval_file(v)
+                        .map_err(|e| SpecError::EvalFile(e.to_string()))?,
                     "name" => name = v.clone(),
                     // w.<Feature>=<weight>: one evaluation weight, for experiments.
                     key if key.starts_with("w.") => {

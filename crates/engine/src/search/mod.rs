@@ -27,12 +27,14 @@ mod searcher;
 mod threads;
 pub mod time;
 
+use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
 
 use legion_rules::{Game, Move, Position};
 
 use crate::eval::Weights;
+use crate::nnue::Network;
 use crate::tt::Table;
 
 /// Scores: a win is `WIN - plies to it`; anything beyond `WIN_BOUND` is a
@@ -63,6 +65,8 @@ pub struct Limits {
 #[derive(Clone, Debug)]
 pub struct Config {
     pub weights: Weights,
+    /// The network to evaluate with; `None`: the linear `weights`.
+    pub net: Option<Arc<Network>>,
     pub threads: usize,
     /// Amplitude of a deterministic per-position noise added to the
     /// evaluation (weaker levels).
@@ -79,6 +83,7 @@ impl Default for Config {
     fn default() -> Config {
         Config {
             weights: Weights::default(),
+            net: None,
             threads: 1,
             noise: 0,
             variety: 0,
@@ -286,6 +291,32 @@ mod tests {
         let out = search_once(&pos, &depth(3), 1);
         assert!(out.best.is_none());
         assert_eq!(out.score, -WIN);
+    }
+
+    /// The searcher evaluates from sums kept up to date move by move; in a
+    /// debug build each evaluation is compared with one from scratch
+    /// (`Searcher::evaluate`), over every kind of node of these searches.
+    #[cfg(debug_assertions)]
+    #[test]
+    fn a_network_search_keeps_its_sums_exact() {
+        let config = Config {
+            net: Some(crate::nnue::embedded().unwrap()),
+            ..Config::default()
+        };
+        for lfen in crate::bench::POSITIONS.iter().take(6) {
+            let pos: Position = lfen.parse().unwrap();
+            let table = Table::new(1);
+            let out = search(
+                &pos,
+                &[],
+                &depth(4),
+                &config,
+                &table,
+                &AtomicBool::new(false),
+                &mut |_| {},
+            );
+            assert!(out.best.is_some() && out.nodes > 100, "{lfen}");
+        }
     }
 
     #[test]

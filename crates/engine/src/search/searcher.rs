@@ -12,6 +12,7 @@ use super::pruning::*;
 use super::threads::Shared;
 use super::time::Budget;
 use super::{Config, INF, Info, Limits, MAX_PLY, Outcome, WIN, WIN_BOUND};
+use crate::nnue::Stack;
 use crate::tt::{Bound, Entry, PackedMove};
 use crate::{eval, rng};
 
@@ -39,6 +40,8 @@ pub(super) struct Searcher<'a> {
     pv: Vec<[Option<Move>; MAX_PLY]>,
     pv_len: [usize; MAX_PLY + 1],
     stopped: bool,
+    /// The network's sums along the path, when the evaluation is NNUE.
+    nnue: Option<Stack>,
 }
 
 impl<'a> Searcher<'a> {
@@ -62,6 +65,10 @@ impl<'a> Searcher<'a> {
             pv: vec![[None; MAX_PLY]; MAX_PLY + 1],
             pv_len: [0; MAX_PLY + 1],
             stopped: false,
+            nnue: config
+                .net
+                .as_deref()
+                .map(|net| Stack::new(net, MAX_PLY + 1)),
         }
     }
 
@@ -94,8 +101,17 @@ impl<'a> Searcher<'a> {
         self.unflushed = 0;
     }
 
-    fn evaluate(&self, pos: &Position) -> i32 {
-        let e = eval::evaluate(pos, &self.config.weights);
+    /// The static evaluation of `pos`, entered at `ply`.
+    fn evaluate(&mut self, pos: &Position, ply: usize) -> i32 {
+        let e = match (self.config.net.as_deref(), self.nnue.as_mut()) {
+            (Some(net), Some(stack)) => {
+                let e = net.output(stack.get(net, ply), pos.turn());
+                // Every debug-built search checks the incremental sums.
+                debug_assert_eq!(e, net.evaluate(pos), "{}", pos.to_lfen());
+                e
+            }
+            _ => eval::evaluate(pos, &self.config.weights),
+        };
         if self.config.noise == 0 {
             return e;
         }
@@ -316,6 +332,9 @@ impl<'a> Searcher<'a> {
         if depth <= 0 || ply >= MAX_PLY - 1 {
             return self.quiesce(pos, alpha, beta, ply, 0);
         }
+        if let Some(stack) = self.nnue.as_mut() {
+            stack.enter(ply, pos.board());
+        }
         self.tick();
         if self.stopped {
             return 0;
@@ -360,7 +379,7 @@ impl<'a> Searcher<'a> {
         } else {
             tt_entry
                 .map(|e| e.eval)
-                .unwrap_or_else(|| self.evaluate(pos))
+                .unwrap_or_else(|| self.evaluate(pos, ply))
         };
 
         if !pv_node && !in_check && !forced {
@@ -515,6 +534,9 @@ impl<'a> Searcher<'a> {
         ply: usize,
         qdepth: u32,
     ) -> i32 {
+        if let Some(stack) = self.nnue.as_mut() {
+            stack.enter(ply, pos.board());
+        }
         self.tick();
         if self.stopped {
             return 0;
@@ -531,12 +553,12 @@ impl<'a> Searcher<'a> {
             return -WIN + ply as i32;
         }
         if ply >= MAX_PLY - 1 {
-            return self.evaluate(pos);
+            return self.evaluate(pos, ply);
         }
         let forced = !in_check && moves.first().is_some_and(|m| m.kind() == MoveKind::Jump);
         let mut best = -INF;
         if !in_check && !forced {
-            let stand = self.evaluate(pos);
+            let stand = self.evaluate(pos, ply);
             if stand >= beta || moves.is_empty() {
                 return stand;
             }
@@ -544,7 +566,7 @@ impl<'a> Searcher<'a> {
             alpha = alpha.max(stand);
         } else if qdepth >= QUIESCENCE_FORCED_PLIES {
             // Long forced lines end here with a plain evaluation.
-            return self.evaluate(pos);
+            return self.evaluate(pos, ply);
         }
         let mut scores = self.ordering.scores(pos, &moves, None, ply);
         for i in 0..moves.len() {

@@ -1,0 +1,129 @@
+//! `legion train`: fits the neural evaluation to `legion datagen` files
+//! and writes a network file (docs/STRENGTH.md has the commands that made
+//! the committed one).
+
+use std::fs::File;
+use std::io::BufReader;
+use std::path::PathBuf;
+
+use clap::Args;
+use indicatif::{ProgressBar, ProgressStyle};
+use legion_lab::train::{self, Settings};
+
+use crate::Failure;
+
+#[derive(Args)]
+pub struct TrainArgs {
+    /// Data files written by `legion datagen` (read in this order).
+    #[arg(long, required = true, num_args = 1..)]
+    pub data: Vec<PathBuf>,
+    /// The network file to write.
+    #[arg(long)]
+    pub out: PathBuf,
+    #[arg(long, default_value_t = 20)]
+    pub epochs: usize,
+    /// Positions per step.
+    #[arg(long, default_value_t = 16384)]
+    pub batch: usize,
+    /// Adam's starting learning rate (decays to a twentieth).
+    #[arg(long, default_value_t = 0.001)]
+    pub lr: f32,
+    /// Weight of the search's score; the game's result has the rest.
+    #[arg(long, default_value_t = 0.6)]
+    pub lambda: f32,
+    /// Seed of the starting weights and of the order of the positions.
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    /// Threads (the net does not depend on it).
+    #[arg(long, default_value_t = 2)]
+    pub threads: usize,
+}
+
+pub fn run(a: TrainArgs) -> Result<(), Failure> {
+    if !(0.0..=1.0).contains(&a.lambda) {
+        return Err(Failure("--lambda must be between 0 and 1".into()));
+    }
+    let mut train_set = None;
+    let mut held = None;
+    let mut text = String::new();
+    for path in &a.data {
+        let file = File::open(path).map_err(|e| Failure(format!("{}: {e}", path.display())))?;
+        let (t, h) = train::read_data(BufReader::new(file))
+            .map_err(|e| Failure(format!("{}: {e}", path.display())))?;
+        train_set = Some(match train_set {
+            None => t,
+            Some(mut all) => {
+                train::Samples::append(&mut all, t);
+                all
+            }
+        });
+        held = Some(match held {
+            None => h,
+            Some(mut all) => {
+                train::Samples::append(&mut all, h);
+                all
+            }
+        });
+    }
+    let (train_set, held) = (train_set.expect("one file"), held.expect("one file"));
+    if train_set.is_empty() {
+        return Err(Failure("no positions to train on".into()));
+    }
+    eprintln!(
+        "{} training positions, {} held out",
+        train_set.len(),
+        held.len()
+    );
+    let settings = Settings {
+        epochs: a.epochs,
+        batch: a.batch,
+        learning_rate: a.lr,
+        lambda: a.lambda,
+        seed: a.seed,
+        threads: a.threads.max(1),
+    };
+    let batches = train_set.len().div_ceil(a.batch.max(1)) * a.epochs;
+    let bar = ProgressBar::new(batches as u64);
+    bar.set_style(
+        ProgressStyle::with_template(
+            "[{bar:30}] {pos}/{len} steps, {elapsed} spent, {eta} left {msg}",
+        )
+        .map_err(|e| Failure(e.to_string()))?
+        .progress_chars("=> "),
+    );
+    let model = train::train(&train_set, &held, &settings, &mut || bar.inc(1), &mut |e| {
+        let line = format!(
+            "epoch {:>3}: training loss {:.6}, held-out loss {:.6}, rate {:.6}",
+            e.epoch, e.train_loss, e.held_out_loss, e.learning_rate
+        );
+        bar.println(&line);
+        text.push_str(&line);
+        text.push('\n');
+    });
+    bar.finish_and_clear();
+    let description = format!(
+        "legion train --epochs {} --batch {} --lr {} --lambda {} --seed {} on {} positions ({}); last held-out loss {}",
+        a.epochs,
+        a.batch,
+        a.lr,
+        a.lambda,
+        a.seed,
+        train_set.len(),
+        a.data
+            .iter()
+            .map(|p| p
+                .file_name()
+                .map_or(String::new(), |n| n.to_string_lossy().into_owned()))
+            .collect::<Vec<_>>()
+            .join(", "),
+        text.lines()
+            .last()
+            .and_then(|l| l.split("held-out loss ").nth(1))
+            .and_then(|l| l.split(',').next())
+            .unwrap_or("?")
+    );
+    std::fs::write(&a.out, train::net_file(&model, description))
+        .map_err(|e| Failure(format!("{}: {e}", a.out.display())))?;
+    println!("{text}wrote {}", a.out.display());
+    Ok(())
+}

@@ -1,0 +1,225 @@
+//! The network file: a header that names the format's version and the
+//! shape, the quantised weights in little-endian order, and a checksum.
+//!
+//! ```text
+//! "LGNN"  u32 version  u32 inputs  u32 hidden  u32 description length
+//! description (UTF-8)
+//! w1: inputs × hidden i16   b1: hidden i16   w2: 2 × hidden i16   b2: i32
+//! u64 FNV-1a of everything before it
+//! ```
+//!
+//! The engine reads only its own version and shape: a net made for
+//! another build is refused with the reason, never half-read.
+
+use super::features::INPUTS;
+use super::{HIDDEN, Network};
+
+const MAGIC: &[u8; 4] = b"LGNN";
+/// Raised whenever the features, the shape or the quantisation change.
+pub const VERSION: u32 = 1;
+
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum NetError {
+    #[error("not a Legion network (the file does not start with LGNN)")]
+    Magic,
+    #[error("network format version {found}, this engine reads version {expected}")]
+    Version { found: u32, expected: u32 },
+    #[error(
+        "network of {inputs} inputs and {hidden} hidden neurons, this engine has {INPUTS} and {HIDDEN}"
+    )]
+    Shape { inputs: u32, hidden: u32 },
+    #[error("the network file is cut short")]
+    Short,
+    #[error("the network file has {0} bytes too many")]
+    Long(usize),
+    #[error("the network file is damaged (checksum differs)")]
+    Checksum,
+    #[error("the network's description is not UTF-8")]
+    Description,
+}
+
+fn fnv1a(bytes: &[u8]) -> u64 {
+    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+    for &b in bytes {
+        h ^= u64::from(b);
+        h = h.wrapping_mul(0x0000_0100_0000_01b3);
+    }
+    h
+}
+
+struct Reader<'a> {
+    bytes: &'a [u8],
+    at: usize,
+}
+
+impl Reader<'_> {
+    fn take<const N: usize>(&mut self) -> Result<[u8; N], NetError> {
+        let s = self
+            .bytes
+            .get(self.at..self.at + N)
+            .ok_or(NetError::Short)?;
+        self.at += N;
+        Ok(s.try_into().expect("N bytes"))
+    }
+    fn u32(&mut self) -> Result<u32, NetError> {
+        self.take().map(u32::from_le_bytes)
+    }
+    fn i16(&mut self) -> Result<i16, NetError> {
+        self.take().map(i16::from_le_bytes)
+    }
+}
+
+/// Reads a network file.
+pub fn read(bytes: &[u8]) -> Result<Network, NetError> {
+    let mut r = Reader { bytes, at: 0 };
+    if &r.take::<4>()? != MAGIC {
+        return Err(NetError::Magic);
+    }
+    let version = r.u32()?;
+    if version != VERSION {
+        return Err(NetError::Version {
+            found: version,
+            expected: VERSION,
+        });
+    }
+    let (inputs, hidden) = (r.u32()?, r.u32()?);
+    if inputs as usize != INPUTS || hidden as usize != HIDDEN {
+        return Err(NetError::Shape { inputs, hidden });
+    }
+    let len = r.u32()? as usize;
+    let text = bytes.get(r.at..r.at + len).ok_or(NetError::Short)?;
+    let description = std::str::from_utf8(text)
+        .map_err(|_| NetError::Description)?
+        .to_string();
+    r.at += len;
+    let body = r.at + (INPUTS * HIDDEN + HIDDEN + 2 * HIDDEN) * 2 + 4;
+    match bytes.len().cmp(&(body + 8)) {
+        std::cmp::Ordering::Less => return Err(NetError::Short),
+        std::cmp::Ordering::Greater => return Err(NetError::Long(bytes.len() - body - 8)),
+        std::cmp::Ordering::Equal => {}
+    }
+    let sum = u64::from_le_bytes(bytes[body..].try_into().expect("8 bytes"));
+    if sum != fnv1a(&bytes[..body]) {
+        return Err(NetError::Checksum);
+    }
+    let mut w1 = vec![[0i16; HIDDEN]; INPUTS];
+    for row in &mut w1 {
+        for w in row.iter_mut() {
+            *w = r.i16()?;
+        }
+    }
+    let mut b1 = [0i16; HIDDEN];
+    for b in &mut b1 {
+        *b = r.i16()?;
+    }
+    let mut w2 = [0i16; 2 * HIDDEN];
+    for w in &mut w2 {
+        *w = r.i16()?;
+    }
+    let b2 = i32::from_le_bytes(r.take()?);
+    Ok(Network {
+        w1,
+        b1,
+        w2,
+        b2,
+        description,
+    })
+}
+
+/// Writes a network file (the trainer's output).
+pub fn write(net: &Network) -> Vec<u8> {
+    let mut out = Vec::with_capacity(INPUTS * HIDDEN * 2 + 4096);
+    out.extend_from_slice(MAGIC);
+    out.extend_from_slice(&VERSION.to_le_bytes());
+    out.extend_from_slice(&(INPUTS as u32).to_le_bytes());
+    out.extend_from_slice(&(HIDDEN as u32).to_le_bytes());
+    out.extend_from_slice(&(net.description.len() as u32).to_le_bytes());
+    out.extend_from_slice(net.description.as_bytes());
+    for row in &net.w1 {
+        for w in row {
+            out.extend_from_slice(&w.to_le_bytes());
+        }
+    }
+    for b in &net.b1 {
+        out.extend_from_slice(&b.to_le_bytes());
+    }
+    for w in &net.w2 {
+        out.extend_from_slice(&w.to_le_bytes());
+    }
+    out.extend_from_slice(&net.b2.to_le_bytes());
+    let sum = fnv1a(&out);
+    out.extend_from_slice(&sum.to_le_bytes());
+    out
+}
+
+impl Network {
+    /// A network from weights already quantised (the trainer's output):
+    /// `w1` holds `INPUTS` rows of `HIDDEN`.
+    pub fn from_parts(
+        w1: Vec<[i16; HIDDEN]>,
+        b1: [i16; HIDDEN],
+        w2: [i16; 2 * HIDDEN],
+        b2: i32,
+        description: String,
+    ) -> Option<Network> {
+        (w1.len() == INPUTS).then_some(Network {
+            w1,
+            b1,
+            w2,
+            b2,
+            description,
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_network_survives_writing_and_reading() {
+        let net = &*crate::nnue::embedded().unwrap();
+        let bytes = write(net);
+        let back = read(&bytes).unwrap();
+        assert_eq!(write(&back), bytes);
+    }
+
+    #[test]
+    fn a_bad_file_is_refused_with_its_reason() {
+        let bytes = write(&crate::nnue::embedded().unwrap());
+        assert_eq!(read(b"GIF89a").unwrap_err(), NetError::Magic);
+        let mut v2 = bytes.clone();
+        v2[4] = 2;
+        assert_eq!(
+            read(&v2).unwrap_err(),
+            NetError::Version {
+                found: 2,
+                expected: VERSION
+            }
+        );
+        let mut shape = bytes.clone();
+        shape[12] = 0;
+        shape[13] = 1;
+        assert_eq!(
+            read(&shape).unwrap_err(),
+            NetError::Shape {
+                inputs: INPUTS as u32,
+                hidden: 256
+            }
+        );
+        assert_eq!(
+            read(&bytes[..bytes.len() - 9]).unwrap_err(),
+            NetError::Short
+        );
+        let mut long = bytes.clone();
+        long.push(0);
+        assert_eq!(read(&long).unwrap_err(), NetError::Long(1));
+        let mut flipped = bytes.clone();
+        let middle = flipped.len() / 2;
+        flipped[middle] ^= 1;
+        assert_eq!(read(&flipped).unwrap_err(), NetError::Checksum);
+        for cut in [0, 3, 7, 19, 200] {
+            assert!(read(&bytes[..cut]).is_err());
+        }
+    }
+}

@@ -1,0 +1,578 @@
+//! The trainer of the neural evaluation (`legion train`), in Rust: the
+//! network is one hidden layer over sparse inputs, so its gradients are a
+//! few loops, and the trainer needs no other language, no GPU and no
+//! dependency to pin. It runs in the engine's own feature code
+//! (`nnue::features`), so training and play cannot disagree on the
+//! inputs.
+//!
+//! Each position of the data (`datagen`) is fitted to
+//! `lambda * sigmoid(score / SCALE) + (1 - lambda) * result`, both for
+//! the side to move, by the mean squared error of `sigmoid(output)`,
+//! with Adam and a cosine-decaying learning rate. The games are sorted by
+//! their number and shuffled by the seed; each batch is split into a
+//! fixed number of slices whose gradients are summed in order, so the
+//! same data, seed and settings give the same net on any number of
+//! threads. Games whose number is a multiple of 50 are held out to
+//! measure the fit.
+
+use std::io::BufRead;
+
+use legion_engine::nnue::features::{INPUTS, active};
+use legion_engine::nnue::{HIDDEN, Network, QA, QB, SCALE, format};
+use legion_engine::rng::Rng;
+use legion_rules::{Color, Position, Rules};
+
+/// Weight limits that keep the quantised sums inside `i16` (33 features
+/// at most: 32 pieces and the bias, 33 * 1.98 * 255 < 32767) and the
+/// output products inside `i32`.
+const W1_LIMIT: f32 = 1.98;
+const W2_LIMIT: f32 = 8.0;
+/// Slices a batch is split into (see the module's note on determinism).
+const SLICES: usize = 8;
+/// Held-out games: those whose number is a multiple of this.
+const HOLD_OUT: usize = 50;
+
+/// One position: its features from each side's view (the same count).
+pub struct Samples {
+    white: Vec<u16>,
+    black: Vec<u16>,
+    /// Start of each position's features; one more than positions.
+    start: Vec<u32>,
+    white_to_move: Vec<bool>,
+    score: Vec<i32>,
+    /// The result for the side to move: 1, 0.5 or 0.
+    result: Vec<f32>,
+}
+
+impl Samples {
+    pub fn len(&self) -> usize {
+        self.score.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.score.is_empty()
+    }
+
+    /// Adds `other`'s positions after these.
+    pub fn append(&mut self, other: Samples) {
+        let base = *self.start.last().expect("start has one more");
+        self.white.extend(other.white);
+        self.black.extend(other.black);
+        self.start.extend(other.start[1..].iter().map(|s| s + base));
+        self.white_to_move.extend(other.white_to_move);
+        self.score.extend(other.score);
+        self.result.extend(other.result);
+    }
+
+    fn features(&self, i: usize) -> (&[u16], &[u16]) {
+        let (a, b) = (self.start[i] as usize, self.start[i + 1] as usize);
+        if self.white_to_move[i] {
+            (&self.white[a..b], &self.black[a..b])
+        } else {
+            (&self.black[a..b], &self.white[a..b])
+        }
+    }
+
+    fn target(&self, i: usize, lambda: f32) -> f32 {
+        lambda * sigmoid(self.score[i] as f32 / SCALE as f32) + (1.0 - lambda) * self.result[i]
+    }
+}
+
+#[derive(Debug, thiserror::Error)]
+pub enum DataError {
+    #[error("cannot read the data: {0}")]
+    Io(#[from] std::io::Error),
+    #[error("line {line}: {message}")]
+    Line { line: usize, message: String },
+}
+
+/// A position with its search score and its result for White.
+type Labelled = (Position, i32, f32);
+
+/// The positions of a `datagen` file, split into training and held-out
+/// games, each in the order of the games' numbers.
+pub fn read_data(input: impl BufRead) -> Result<(Samples, Samples), DataError> {
+    let mut games: Vec<(usize, Vec<Labelled>)> = Vec::new();
+    let mut current = Vec::new();
+    for (n, line) in input.lines().enumerate() {
+        let line = line?;
+        let bad = |message: String| DataError::Line {
+            line: n + 1,
+            message,
+        };
+        if let Some(rest) = line.strip_prefix("# game ") {
+            let i = rest
+                .trim()
+                .parse()
+                .map_err(|_| bad(format!("bad game number '{rest}'")))?;
+            games.push((i, std::mem::take(&mut current)));
+            continue;
+        }
+        if line.trim().is_empty() {
+            continue;
+        }
+        let fields: Vec<&str> = line.split(';').collect();
+        let [lfen, score, result] = fields[..] else {
+            return Err(bad("expected LFEN;score;result".into()));
+        };
+        let pos = Position::from_lfen(lfen, Rules::DEFAULT).map_err(|e| bad(e.to_string()))?;
+        let score: i32 = score
+            .parse()
+            .map_err(|_| bad(format!("bad score '{score}'")))?;
+        let result: f32 = match result {
+            "1" => 1.0,
+            "0.5" => 0.5,
+            "0" => 0.0,
+            _ => return Err(bad(format!("bad result '{result}'"))),
+        };
+        current.push((pos, score, result));
+    }
+    // Positions after the last `# game` line belong to an unfinished game.
+    games.sort_by_key(|g| g.0);
+    let mut train = Samples::new();
+    let mut held = Samples::new();
+    for (i, positions) in games {
+        let set = if i % HOLD_OUT == 0 {
+            &mut held
+        } else {
+            &mut train
+        };
+        for (pos, score, result) in positions {
+            set.push(&pos, score, result);
+        }
+    }
+    Ok((train, held))
+}
+
+impl Samples {
+    fn new() -> Samples {
+        Samples {
+            white: Vec::new(),
+            black: Vec::new(),
+            start: vec![0],
+            white_to_move: Vec::new(),
+            score: Vec::new(),
+            result: Vec::new(),
+        }
+    }
+
+    fn push(&mut self, pos: &Position, score: i32, white_result: f32) {
+        let w = active(pos.board(), Color::White);
+        let b = active(pos.board(), Color::Black);
+        self.white.extend(w.iter().map(|&f| f as u16));
+        self.black.extend(b.iter().map(|&f| f as u16));
+        self.start.push(self.white.len() as u32);
+        let white = pos.turn() == Color::White;
+        self.white_to_move.push(white);
+        self.score.push(score);
+        self.result.push(if white {
+            white_result
+        } else {
+            1.0 - white_result
+        });
+    }
+}
+
+/// How to train.
+#[derive(Clone, Debug)]
+pub struct Settings {
+    pub epochs: usize,
+    pub batch: usize,
+    pub learning_rate: f32,
+    /// Weight of the search's score against the game's result.
+    pub lambda: f32,
+    pub seed: u64,
+    pub threads: usize,
+}
+
+/// The float network being trained.
+#[derive(Clone)]
+pub struct Model {
+    w1: Vec<f32>,
+    b1: Vec<f32>,
+    w2: Vec<f32>,
+    b2: f32,
+}
+
+fn sigmoid(x: f32) -> f32 {
+    1.0 / (1.0 + (-x).exp())
+}
+
+impl Model {
+    /// Small random weights from `seed`.
+    pub fn new(seed: u64) -> Model {
+        let mut rng = Rng::new(seed);
+        let mut uniform =
+            |a: f32| ((rng.next_u64() >> 40) as f32 / (1u64 << 24) as f32 * 2.0 - 1.0) * a;
+        Model {
+            w1: (0..INPUTS * HIDDEN).map(|_| uniform(0.1)).collect(),
+            b1: (0..HIDDEN).map(|_| uniform(0.1)).collect(),
+            w2: (0..2 * HIDDEN).map(|_| uniform(0.1)).collect(),
+            b2: 0.0,
+        }
+    }
+
+    fn sums(&self, features: &[u16]) -> [f32; HIDDEN] {
+        let mut acc: [f32; HIDDEN] = self.b1.as_slice().try_into().expect("HIDDEN");
+        for &f in features {
+            let row = &self.w1[f as usize * HIDDEN..][..HIDDEN];
+            for (a, w) in acc.iter_mut().zip(row) {
+                *a += w;
+            }
+        }
+        acc
+    }
+
+    /// The output (a logit) for the side to move.
+    pub fn output(&self, us: &[u16], them: &[u16]) -> f32 {
+        let (a, b) = (self.sums(us), self.sums(them));
+        let (w_us, w_them) = self.w2.split_at(HIDDEN);
+        let mut out = self.b2;
+        for j in 0..HIDDEN {
+            out += a[j].clamp(0.0, 1.0) * w_us[j] + b[j].clamp(0.0, 1.0) * w_them[j];
+        }
+        out
+    }
+
+    /// The evaluation in the engine's units, in floats.
+    pub fn evaluate(&self, pos: &Position) -> f32 {
+        let (w, b) = (
+            active(pos.board(), Color::White),
+            active(pos.board(), Color::Black),
+        );
+        let w: Vec<u16> = w.iter().map(|&f| f as u16).collect();
+        let b: Vec<u16> = b.iter().map(|&f| f as u16).collect();
+        let out = match pos.turn() {
+            Color::White => self.output(&w, &b),
+            Color::Black => self.output(&b, &w),
+        };
+        out * SCALE as f32
+    }
+
+    /// The network in the engine's integers.
+    pub fn quantise(&self, description: String) -> Network {
+        let q = |x: f32, scale: i32| (x * scale as f32).round().clamp(-32767.0, 32767.0) as i16;
+        let w1 = (0..INPUTS)
+            .map(|f| std::array::from_fn(|j| q(self.w1[f * HIDDEN + j], QA)))
+            .collect();
+        let b1 = std::array::from_fn(|j| q(self.b1[j], QA));
+        let w2 = std::array::from_fn(|j| q(self.w2[j], QB));
+        let b2 = (self.b2 * (QA * QB) as f32).round() as i32;
+        Network::from_parts(w1, b1, w2, b2, description).expect("INPUTS rows")
+    }
+}
+
+/// Gradients of one slice of a batch.
+struct Gradient {
+    w1: Vec<f32>,
+    /// Rows of `w1` touched, so that only they are cleared and summed.
+    touched: Vec<bool>,
+    b1: Vec<f32>,
+    w2: Vec<f32>,
+    b2: f32,
+    loss: f64,
+}
+
+impl Gradient {
+    fn new() -> Gradient {
+        Gradient {
+            w1: vec![0.0; INPUTS * HIDDEN],
+            touched: vec![false; INPUTS],
+            b1: vec![0.0; HIDDEN],
+            w2: vec![0.0; 2 * HIDDEN],
+            b2: 0.0,
+            loss: 0.0,
+        }
+    }
+
+    fn clear(&mut self) {
+        for f in 0..INPUTS {
+            if self.touched[f] {
+                self.w1[f * HIDDEN..][..HIDDEN].fill(0.0);
+                self.touched[f] = false;
+            }
+        }
+        self.b1.fill(0.0);
+        self.w2.fill(0.0);
+        self.b2 = 0.0;
+        self.loss = 0.0;
+    }
+
+    /// Adds the gradient of the squared error of sample `i`.
+    fn add(&mut self, m: &Model, data: &Samples, i: usize, lambda: f32) {
+        let (us, them) = data.features(i);
+        let (a, b) = (m.sums(us), m.sums(them));
+        let (w_us, w_them) = m.w2.split_at(HIDDEN);
+        let mut out = m.b2;
+        for j in 0..HIDDEN {
+            out += a[j].clamp(0.0, 1.0) * w_us[j] + b[j].clamp(0.0, 1.0) * w_them[j];
+        }
+        let p = sigmoid(out);
+        let err = p - data.target(i, lambda);
+        self.loss += f64::from(err * err);
+        let d_out = 2.0 * err * p * (1.0 - p);
+        self.b2 += d_out;
+        let mut d_a = [0.0f32; HIDDEN];
+        let mut d_b = [0.0f32; HIDDEN];
+        for j in 0..HIDDEN {
+            self.w2[j] += d_out * a[j].clamp(0.0, 1.0);
+            self.w2[HIDDEN + j] += d_out * b[j].clamp(0.0, 1.0);
+            if a[j] > 0.0 && a[j] < 1.0 {
+                d_a[j] = d_out * w_us[j];
+            }
+            if b[j] > 0.0 && b[j] < 1.0 {
+                d_b[j] = d_out * w_them[j];
+            }
+            self.b1[j] += d_a[j] + d_b[j];
+        }
+        for (features, d) in [(us, &d_a), (them, &d_b)] {
+            for &f in features {
+                let f = f as usize;
+                self.touched[f] = true;
+                for (g, x) in self.w1[f * HIDDEN..][..HIDDEN].iter_mut().zip(d) {
+                    *g += x;
+                }
+            }
+        }
+    }
+}
+
+/// Adam's moments for one array.
+struct Adam {
+    m: Vec<f32>,
+    v: Vec<f32>,
+}
+
+impl Adam {
+    fn new(n: usize) -> Adam {
+        Adam {
+            m: vec![0.0; n],
+            v: vec![0.0; n],
+        }
+    }
+
+    fn step(&mut self, w: &mut [f32], g: &[f32], lr: f32, t: i32, limit: f32) {
+        const B1: f32 = 0.9;
+        const B2: f32 = 0.999;
+        let (c1, c2) = (1.0 - B1.powi(t), 1.0 - B2.powi(t));
+        for i in 0..w.len() {
+            self.m[i] = B1 * self.m[i] + (1.0 - B1) * g[i];
+            self.v[i] = B2 * self.v[i] + (1.0 - B2) * g[i] * g[i];
+            let update = lr * (self.m[i] / c1) / ((self.v[i] / c2).sqrt() + 1e-8);
+            w[i] = (w[i] - update).clamp(-limit, limit);
+        }
+    }
+}
+
+/// The mean squared error of `model` on `data`.
+pub fn loss(model: &Model, data: &Samples, lambda: f32) -> f64 {
+    let mut total = 0.0f64;
+    for i in 0..data.len() {
+        let (us, them) = data.features(i);
+        let e = sigmoid(model.output(us, them)) - data.target(i, lambda);
+        total += f64::from(e * e);
+    }
+    total / data.len().max(1) as f64
+}
+
+/// What `train` reports after each epoch.
+#[derive(Clone, Copy, Debug)]
+pub struct Epoch {
+    pub epoch: usize,
+    pub train_loss: f64,
+    pub held_out_loss: f64,
+    pub learning_rate: f32,
+}
+
+/// Trains a model on `data`; `batch_done` hears of each batch (for a
+/// progress bar) and `epoch_done` of each epoch.
+pub fn train(
+    data: &Samples,
+    held_out: &Samples,
+    settings: &Settings,
+    batch_done: &mut dyn FnMut(),
+    epoch_done: &mut dyn FnMut(&Epoch),
+) -> Model {
+    let mut model = Model::new(settings.seed);
+    let mut adam = (
+        Adam::new(model.w1.len()),
+        Adam::new(HIDDEN),
+        Adam::new(2 * HIDDEN),
+        Adam::new(1),
+    );
+    let mut grads: Vec<Gradient> = (0..SLICES).map(|_| Gradient::new()).collect();
+    let mut order: Vec<usize> = (0..data.len()).collect();
+    let mut rng = Rng::new(rng_seed(settings.seed));
+    let mut t = 0;
+    let batches_per_epoch = data.len().div_ceil(settings.batch.max(1));
+    let total_batches = (batches_per_epoch * settings.epochs).max(1);
+    let mut total_w1 = vec![0.0f32; INPUTS * HIDDEN];
+    for epoch in 0..settings.epochs {
+        // Fisher–Yates with the seeded generator.
+        for i in (1..order.len()).rev() {
+            order.swap(i, rng.below(i + 1));
+        }
+        let mut epoch_loss = 0.0;
+        let mut lr = settings.learning_rate;
+        for batch in order.chunks(settings.batch.max(1)) {
+            t += 1;
+            // Cosine decay to a twentieth of the starting rate.
+            let progress = (t - 1) as f32 / total_batches as f32;
+            lr = settings.learning_rate
+                * (0.05 + 0.95 * 0.5 * (1.0 + (std::f32::consts::PI * progress).cos()));
+            let slice_len = batch.len().div_ceil(SLICES);
+            let model_ref = &model;
+            std::thread::scope(|scope| {
+                let mut work: Vec<(&[usize], &mut Gradient)> = batch
+                    .chunks(slice_len.max(1))
+                    .zip(grads.iter_mut())
+                    .collect();
+                let per_thread = work.len().div_ceil(settings.threads.max(1));
+                let mut handles = Vec::new();
+                while !work.is_empty() {
+                    let mine: Vec<_> = work.drain(..per_thread.min(work.len())).collect();
+                    handles.push(scope.spawn(move || {
+                        for (slice, g) in mine {
+                            g.clear();
+                            for &i in slice {
+                                g.add(model_ref, data, i, settings.lambda);
+                            }
+                        }
+                    }));
+                }
+                for h in handles {
+                    h.join().expect("a training thread panicked");
+                }
+            });
+            let used = batch.chunks(slice_len.max(1)).count();
+            let n = batch.len() as f32;
+            // Sum the slices in order, then average.
+            total_w1.fill(0.0);
+            let (mut b1, mut w2, mut b2) = (vec![0.0f32; HIDDEN], vec![0.0f32; 2 * HIDDEN], 0.0);
+            for g in &grads[..used] {
+                for f in 0..INPUTS {
+                    if g.touched[f] {
+                        let dst = &mut total_w1[f * HIDDEN..][..HIDDEN];
+                        for (d, s) in dst.iter_mut().zip(&g.w1[f * HIDDEN..][..HIDDEN]) {
+                            *d += s;
+                        }
+                    }
+                }
+                b1.iter_mut().zip(&g.b1).for_each(|(d, s)| *d += s);
+                w2.iter_mut().zip(&g.w2).for_each(|(d, s)| *d += s);
+                b2 += g.b2;
+                epoch_loss += g.loss;
+            }
+            total_w1.iter_mut().for_each(|x| *x /= n);
+            b1.iter_mut().for_each(|x| *x /= n);
+            w2.iter_mut().for_each(|x| *x /= n);
+            b2 /= n;
+            adam.0.step(&mut model.w1, &total_w1, lr, t, W1_LIMIT);
+            adam.1.step(&mut model.b1, &b1, lr, t, W1_LIMIT);
+            adam.2.step(&mut model.w2, &w2, lr, t, W2_LIMIT);
+            adam.3
+                .step(std::slice::from_mut(&mut model.b2), &[b2], lr, t, f32::MAX);
+            batch_done();
+        }
+        epoch_done(&Epoch {
+            epoch: epoch + 1,
+            train_loss: epoch_loss / data.len().max(1) as f64,
+            held_out_loss: loss(&model, held_out, settings.lambda),
+            learning_rate: lr,
+        });
+    }
+    model
+}
+
+fn rng_seed(seed: u64) -> u64 {
+    legion_engine::rng::derive(0x7A41, seed)
+}
+
+/// The file of a trained network.
+pub fn net_file(model: &Model, description: String) -> Vec<u8> {
+    format::write(&model.quantise(description))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn data(text: &str) -> (Samples, Samples) {
+        read_data(std::io::Cursor::new(text)).unwrap()
+    }
+
+    /// Positions with a clear material edge, labelled by hand: White a
+    /// Queen up wins, Black a Queen up wins, plus their mirror images.
+    const LESSON: &str = "\
+3k4/8/8/8/8/8/8/Q3K3 w - 0 1;900;1
+3k4/8/8/8/8/8/8/Q3K3 b - 0 1;-900;1
+3k3q/8/8/8/8/8/8/4K3 w - 0 1;-900;0
+3k3q/8/8/8/8/8/8/4K3 b - 0 1;900;0
+# game 1
+3k4/8/8/8/8/8/8/2Q1K3 w - 0 1;900;1
+3k3q/8/8/8/8/8/8/4K3 b - 0 1;900;0
+# game 2
+";
+
+    #[test]
+    fn training_learns_a_lesson_and_the_engine_reads_it_the_same() {
+        let (train_set, held) = data(LESSON);
+        assert_eq!((train_set.len(), held.len()), (6, 0));
+        let settings = Settings {
+            epochs: 300,
+            batch: 4,
+            learning_rate: 0.01,
+            lambda: 0.5,
+            seed: 3,
+            threads: 2,
+        };
+        let before = loss(&Model::new(3), &train_set, 0.5);
+        let model = train(&train_set, &held, &settings, &mut || {}, &mut |_| {});
+        let after = loss(&model, &train_set, 0.5);
+        assert!(after < before / 4.0, "{before} -> {after}");
+        // The side with the Queen is ahead, whoever moves.
+        let white_queen: Position = "3k4/8/8/8/8/8/8/Q3K3 b - 0 1".parse().unwrap();
+        assert!(model.evaluate(&white_queen) < -100.0);
+        // The engine's integers agree with the floats within rounding.
+        let net = model.quantise("test".into());
+        let bytes = format::write(&net);
+        let back = format::read(&bytes).unwrap();
+        for lfen in LESSON.lines().filter(|l| !l.starts_with('#')) {
+            let pos: Position = lfen.split(';').next().unwrap().parse().unwrap();
+            let (f, q) = (model.evaluate(&pos), back.evaluate(&pos) as f32);
+            assert!((f - q).abs() <= 4.0 + f.abs() / 50.0, "{lfen}: {f} vs {q}");
+        }
+    }
+
+    #[test]
+    fn the_same_seed_gives_the_same_net_on_any_number_of_threads() {
+        let (train_set, held) = data(LESSON);
+        let mut s = Settings {
+            epochs: 5,
+            batch: 3,
+            learning_rate: 0.01,
+            lambda: 0.5,
+            seed: 9,
+            threads: 1,
+        };
+        let one = train(&train_set, &held, &s, &mut || {}, &mut |_| {});
+        s.threads = 2;
+        let two = train(&train_set, &held, &s, &mut || {}, &mut |_| {});
+        assert_eq!(net_file(&one, "x".into()), net_file(&two, "x".into()));
+        s.seed = 10;
+        let other = train(&train_set, &held, &s, &mut || {}, &mut |_| {});
+        assert_ne!(net_file(&one, "x".into()), net_file(&other, "x".into()));
+    }
+
+    #[test]
+    fn a_bad_line_is_named() {
+        let e = read_data(std::io::Cursor::new("8/8 w;1;1\n"))
+            .err()
+            .unwrap();
+        assert!(e.to_string().starts_with("line 1:"), "{e}");
+        let e = read_data(std::io::Cursor::new("3k4/8/8/8/8/8/8/Q3K3 w - 0 1;9;2\n"))
+            .err()
+            .unwrap();
+        assert!(e.to_string().contains("bad result"), "{e}");
+    }
+}
