@@ -40,9 +40,9 @@ pub struct DatagenArgs {
     /// A game still going after this many plies is scored a draw.
     #[arg(long, default_value_t = 400)]
     pub max_plies: usize,
-    /// The evaluation the players search with: linear (the tuned weights)
-    /// or nnue (the embedded network).
-    #[arg(long, default_value = "linear")]
+    /// The evaluation the players search with: nnue (the built-in
+    /// network) or linear (the tuned weights; the first data was made so).
+    #[arg(long, default_value = "nnue")]
     pub eval: String,
     /// The file to append to.
     #[arg(long)]

@@ -14,7 +14,7 @@ pub struct BenchArgs {
     #[arg(long, default_value_t = bench::DEFAULT_DEPTH)]
     pub depth: i32,
     /// Evaluation: nnue, linear (as tuned), tuned, handset or material.
-    #[arg(long, default_value = "tuned")]
+    #[arg(long, default_value = "nnue")]
     pub eval: String,
     /// Search threads (the node signature is only stable with 1).
     #[arg(long, default_value_t = 1)]

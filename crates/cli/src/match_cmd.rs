@@ -13,7 +13,7 @@ use crate::Failure;
 
 #[derive(Args)]
 pub struct MatchArgs {
-    /// First player: engine[:level=N,eval=tuned|handset|material,threads=N,hash=MB],
+    /// First player: engine[:level=N,eval=nnue|linear|tuned|handset|material,evalfile=NET,threads=N,hash=MB],
     /// random, greedy, or cmd:PROGRAM ARGS[;Option=value,...]
     #[arg(long)]
     pub engine1: String,

@@ -28,12 +28,17 @@ pub struct TrainArgs {
     /// Adam's starting learning rate (decays to a twentieth).
     #[arg(long, default_value_t = 0.001)]
     pub lr: f32,
-    /// Weight of the search's score; the game's result has the rest.
-    #[arg(long, default_value_t = 0.6)]
+    /// Weight of the search's score; the game's result has the rest (1:
+    /// the score alone, which played best, docs/STRENGTH.md).
+    #[arg(long, default_value_t = 1.0)]
     pub lambda: f32,
     /// Seed of the starting weights and of the order of the positions.
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
+    /// Use only games numbered below this (a file that ran on past it
+    /// then trains the same net as one stopped there).
+    #[arg(long)]
+    pub games: Option<usize>,
     /// Threads (the net does not depend on it).
     #[arg(long, default_value_t = 2)]
     pub threads: usize,
@@ -48,7 +53,7 @@ pub fn run(a: TrainArgs) -> Result<(), Failure> {
     let mut text = String::new();
     for path in &a.data {
         let file = File::open(path).map_err(|e| Failure(format!("{}: {e}", path.display())))?;
-        let (t, h) = train::read_data(BufReader::new(file))
+        let (t, h) = train::read_data(BufReader::new(file), a.games)
             .map_err(|e| Failure(format!("{}: {e}", path.display())))?;
         train_set = Some(match train_set {
             None => t,
@@ -102,12 +107,13 @@ pub fn run(a: TrainArgs) -> Result<(), Failure> {
     });
     bar.finish_and_clear();
     let description = format!(
-        "legion train --epochs {} --batch {} --lr {} --lambda {} --seed {} on {} positions ({}); last held-out loss {}",
+        "legion train --epochs {} --batch {} --lr {} --lambda {} --seed {}{} on {} positions ({}); last held-out loss {}",
         a.epochs,
         a.batch,
         a.lr,
         a.lambda,
         a.seed,
+        a.games.map_or(String::new(), |n| format!(" --games {n}")),
         train_set.len(),
         a.data
             .iter()

@@ -55,15 +55,23 @@ impl Options {
 }
 
 impl Default for Options {
+    /// Level 10 with the built-in network (docs/STRENGTH.md). Should the
+    /// network not load (a broken build: the test
+    /// `the_embedded_network_loads` guards against it), the evaluation is
+    /// the linear one and its name says why.
     fn default() -> Options {
+        let (net, eval_name) = match nnue::embedded() {
+            Ok(net) => (Some(net), "nnue".to_string()),
+            Err(e) => (None, format!("tuned (the built-in network: {e})")),
+        };
         Options {
             threads: 1,
             hash_mb: 64,
             level: 10,
             rules: Rules::DEFAULT,
             weights: Weights::tuned(),
-            net: None,
-            eval_name: "tuned".to_string(),
+            net,
+            eval_name,
         }
     }
 }
@@ -159,7 +167,13 @@ impl Engine {
         }
         let config = Config {
             weights: self.options.weights.clone(),
-            net: self.options.net.clone(),
+            // Levels 1-9 keep the linear evaluation their ladder was
+            // measured with (docs/STRENGTH.md); `Eval` chooses level 10's.
+            net: if self.options.level < 10 {
+                None
+            } else {
+                self.options.net.clone()
+            },
             threads: if self.options.level < 10 {
                 1
             } else {
@@ -218,5 +232,28 @@ impl Job {
             stop,
             count,
         )
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn levels_below_ten_search_with_the_linear_evaluation() {
+        let mut o = Options::default();
+        o.set_eval("nnue").unwrap();
+        for level in 1..=10 {
+            let engine = Engine::new(Options {
+                level,
+                hash_mb: 1,
+                ..o.clone()
+            });
+            let (_, config) = engine.prepare(&Limits::default());
+            assert_eq!(config.net.is_some(), level == 10, "level {level}");
+        }
+        o.set_eval("linear").unwrap();
+        let (_, config) = Engine::new(o).prepare(&Limits::default());
+        assert!(config.net.is_none());
     }
 }

@@ -356,7 +356,7 @@ impl Session {
         );
         say(
             &self.out,
-            "option name Eval type combo default tuned var nnue var linear var tuned var handset var material",
+            "option name Eval type combo default nnue var nnue var linear var tuned var handset var material",
         );
         say(
             &self.out,

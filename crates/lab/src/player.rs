@@ -65,7 +65,7 @@ pub trait Player: Send {
 pub enum SpecError {
     /// A spec that names no kind of player.
     #[error(
-        "unknown player '{0}': use engine[:level=N,eval=NAME,...], random, greedy or cmd:PROGRAM"
+        "unknown player '{0}': use engine[:level=N,eval=NAME,evalfile=NET,...], random, greedy or cmd:PROGRAM"
     )]
     UnknownKind(String),
     /// An option written without `=`.
@@ -272,6 +272,8 @@ pub fn make(spec: &Spec) -> Result<Box<dyn Player>, PlayerError> {
                             .ok_or_else(|| SpecError::UnknownFeature(k[2..].to_string()))?;
                         o.weights.0[f as usize] =
                             v.parse().map_err(|_| bad("a whole number (a weight)"))?;
+                        // A weight is the linear evaluation's: it is the one used.
+                        o.net = None;
                     }
                     _ => return Err(SpecError::UnknownEngineOption(k.clone()).into()),
                 }

@@ -245,6 +245,7 @@ pub fn mini_match(
                     EnginePlayer::new(
                         Options {
                             weights: w.clone(),
+                            net: None,
                             hash_mb: 8,
                             ..Options::default()
                         },

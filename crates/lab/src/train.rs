@@ -91,7 +91,12 @@ type Labelled = (Position, i32, f32);
 
 /// The positions of a `datagen` file, split into training and held-out
 /// games, each in the order of the games' numbers.
-pub fn read_data(input: impl BufRead) -> Result<(Samples, Samples), DataError> {
+/// Only games numbered below `games` are used, if given, so that a file
+/// that ran on past a number trains the same net as one stopped there.
+pub fn read_data(
+    input: impl BufRead,
+    games_limit: Option<usize>,
+) -> Result<(Samples, Samples), DataError> {
     let mut games: Vec<(usize, Vec<Labelled>)> = Vec::new();
     let mut current = Vec::new();
     for (n, line) in input.lines().enumerate() {
@@ -129,6 +134,9 @@ pub fn read_data(input: impl BufRead) -> Result<(Samples, Samples), DataError> {
     }
     // Positions after the last `# game` line belong to an unfinished game.
     games.sort_by_key(|g| g.0);
+    if let Some(n) = games_limit {
+        games.retain(|g| g.0 < n);
+    }
     let mut train = Samples::new();
     let mut held = Samples::new();
     for (i, positions) in games {
@@ -498,7 +506,7 @@ mod tests {
     use super::*;
 
     fn data(text: &str) -> (Samples, Samples) {
-        read_data(std::io::Cursor::new(text)).unwrap()
+        read_data(std::io::Cursor::new(text), None).unwrap()
     }
 
     /// Positions with a clear material edge, labelled by hand: White a
@@ -518,6 +526,8 @@ mod tests {
     fn training_learns_a_lesson_and_the_engine_reads_it_the_same() {
         let (train_set, held) = data(LESSON);
         assert_eq!((train_set.len(), held.len()), (6, 0));
+        let (first, _) = read_data(std::io::Cursor::new(LESSON), Some(2)).unwrap();
+        assert_eq!(first.len(), 4);
         let settings = Settings {
             epochs: 300,
             batch: 4,
@@ -566,13 +576,16 @@ mod tests {
 
     #[test]
     fn a_bad_line_is_named() {
-        let e = read_data(std::io::Cursor::new("8/8 w;1;1\n"))
+        let e = read_data(std::io::Cursor::new("8/8 w;1;1\n"), None)
             .err()
             .unwrap();
         assert!(e.to_string().starts_with("line 1:"), "{e}");
-        let e = read_data(std::io::Cursor::new("3k4/8/8/8/8/8/8/Q3K3 w - 0 1;9;2\n"))
-            .err()
-            .unwrap();
+        let e = read_data(
+            std::io::Cursor::new("3k4/8/8/8/8/8/8/Q3K3 w - 0 1;9;2\n"),
+            None,
+        )
+        .err()
+        .unwrap();
         assert!(e.to_string().contains("bad result"), "{e}");
     }
 }

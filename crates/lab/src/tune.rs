@@ -66,6 +66,7 @@ pub fn generate(
             scope.spawn(move || {
                 let options = Options {
                     weights: weights.clone(),
+                    net: None,
                     hash_mb: 16,
                     level: 10,
                     ..Options::default()
