@@ -44,7 +44,7 @@ pub fn run(a: EndgameArgs) -> Result<(), Failure> {
         }
         bar.set_position(p.done);
     });
-    let result = solver.solve(&material).map(|s| s.clone());
+    let result = solver.solve(&material).cloned();
     bar.finish_and_clear();
     let main = result?;
     println!(

@@ -206,10 +206,8 @@ impl Material {
     /// men move the other way).
     pub fn flipped(&self) -> Material {
         let mut counts = [0u8; KINDS];
-        for k in 0..KINDS_PER_SIDE {
-            counts[k] = self.counts[k + KINDS_PER_SIDE];
-            counts[k + KINDS_PER_SIDE] = self.counts[k];
-        }
+        counts[..KINDS_PER_SIDE].copy_from_slice(&self.counts[KINDS_PER_SIDE..]);
+        counts[KINDS_PER_SIDE..].copy_from_slice(&self.counts[..KINDS_PER_SIDE]);
         Material { counts }
     }
 
@@ -361,7 +359,7 @@ fn decode(code: u16) -> Option<Value> {
     match code {
         NONE => None,
         DRAW => Some(Value::Draw),
-        c if c % 2 == 0 => Some(Value::Win((c - 2) / 2)),
+        c if c.is_multiple_of(2) => Some(Value::Win((c - 2) / 2)),
         c => Some(Value::Loss((c - 3) / 2)),
     }
 }
@@ -855,13 +853,11 @@ impl<'p> Solver<'p> {
         drop(term_win_max);
 
         // DTZ: the same, with every move that resets the clock an end.
-        let won = |v: u16| v >= 2 && v % 2 == 0;
+        let won = |v: u16| v >= 2 && v.is_multiple_of(2);
         let lost = |v: u16| v >= 3 && v % 2 == 1;
         let mut dtz = vec![0u16; n];
         let mut done = vec![false; n];
-        let mut pending = pending;
         pending.fill(u16::MAX);
-        let mut left = left;
         let mut buckets: Vec<Vec<u32>> = Vec::new();
         for i in 0..n {
             let v = values[i];
