@@ -20,6 +20,10 @@ pub struct EndgameArgs {
     /// Also print every smaller ending solved on the way.
     #[arg(long)]
     pub all: bool,
+    /// Then check every position's value against its moves, one ply deep
+    /// (moves generated again, not read from the solver's graph).
+    #[arg(long)]
+    pub verify: bool,
 }
 
 pub fn run(a: EndgameArgs) -> Result<(), Failure> {
@@ -76,6 +80,14 @@ pub fn run(a: EndgameArgs) -> Result<(), Failure> {
         start.elapsed().as_secs_f64(),
         main.seconds
     );
+    if a.verify {
+        let t = Instant::now();
+        let n = solver.verify(&material).map_err(Failure)?;
+        println!(
+            "verified: the values of all {n} positions agree with their moves one ply deep ({:.1} s)",
+            t.elapsed().as_secs_f64()
+        );
+    }
     Ok(())
 }
 
