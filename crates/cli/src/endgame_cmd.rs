@@ -6,7 +6,8 @@ use std::time::Instant;
 
 use clap::Args;
 use indicatif::{ProgressBar, ProgressStyle};
-use legion_lab::endgames::{Material, Solver, Summary};
+use legion_lab::endgames::{Material, Solver, Summary, Value};
+use legion_rules::Position;
 
 use crate::Failure;
 
@@ -15,8 +16,12 @@ pub struct EndgameArgs {
     /// The ending: White's pieces, `vs`, Black's, letters of LFEN (K Q R B
     /// N M T), a construct as Captor/prisoner (`R/M`), `-` for nothing,
     /// e.g. "KT vs K" or "KB/M vs KT".
+    #[arg(long, required_unless_present = "fen", conflicts_with = "fen")]
+    pub material: Option<String>,
+    /// Instead of a material: solve this position's ending (LFEN, RULES
+    /// 6.2) and say what this position is worth.
     #[arg(long)]
-    pub material: String,
+    pub fen: Option<String>,
     /// Also print every smaller ending solved on the way.
     #[arg(long)]
     pub all: bool,
@@ -27,7 +32,15 @@ pub struct EndgameArgs {
 }
 
 pub fn run(a: EndgameArgs) -> Result<(), Failure> {
-    let material: Material = a.material.parse()?;
+    let position: Option<Position> = match &a.fen {
+        Some(text) => Some(text.parse()?),
+        None => None,
+    };
+    let material: Material = match (&position, &a.material) {
+        (Some(p), _) => Material::of(p.board()),
+        (None, Some(text)) => text.parse()?,
+        (None, None) => return Err(Failure("give --material or --fen".into())),
+    };
     let bar = ProgressBar::new(0);
     bar.set_style(
         ProgressStyle::with_template(
@@ -80,6 +93,20 @@ pub fn run(a: EndgameArgs) -> Result<(), Failure> {
         start.elapsed().as_secs_f64(),
         main.seconds
     );
+    if let Some(p) = &position {
+        match solver.probe_with_dtz(p)? {
+            None => println!("{}: not covered (castling rights)", p.to_lfen()),
+            Some((v, dtz)) => {
+                let side = p.turn().name();
+                let text = match v {
+                    Value::Win(d) => format!("{side} to move wins in {d} plies, DTZ {dtz}"),
+                    Value::Loss(d) => format!("{side} to move loses in {d} plies, DTZ {dtz}"),
+                    Value::Draw => format!("drawn with best play ({side} to move)"),
+                };
+                println!("{}: {text}", p.to_lfen());
+            }
+        }
+    }
     if a.verify {
         let t = Instant::now();
         let n = solver.verify(&material).map_err(Failure)?;
