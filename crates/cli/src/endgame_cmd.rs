@@ -19,9 +19,10 @@ pub struct EndgameArgs {
     #[arg(long, required_unless_present = "fen", conflicts_with = "fen")]
     pub material: Option<String>,
     /// Instead of a material: solve this position's ending (LFEN, RULES
-    /// 6.2) and say what this position is worth.
+    /// 6.2) and say what this position is worth. May be repeated: the
+    /// first position names the ending, the others are solved as needed.
     #[arg(long)]
-    pub fen: Option<String>,
+    pub fen: Vec<String>,
     /// Also print every smaller ending solved on the way.
     #[arg(long)]
     pub all: bool,
@@ -32,11 +33,12 @@ pub struct EndgameArgs {
 }
 
 pub fn run(a: EndgameArgs) -> Result<(), Failure> {
-    let position: Option<Position> = match &a.fen {
-        Some(text) => Some(text.parse()?),
-        None => None,
-    };
-    let material: Material = match (&position, &a.material) {
+    let positions: Vec<Position> = a
+        .fen
+        .iter()
+        .map(|text| text.parse::<Position>())
+        .collect::<Result<_, _>>()?;
+    let material: Material = match (positions.first(), &a.material) {
         (Some(p), _) => Material::of(p.board()),
         (None, Some(text)) => text.parse()?,
         (None, None) => return Err(Failure("give --material or --fen".into())),
@@ -93,7 +95,7 @@ pub fn run(a: EndgameArgs) -> Result<(), Failure> {
         start.elapsed().as_secs_f64(),
         main.seconds
     );
-    if let Some(p) = &position {
+    for p in &positions {
         match solver.probe_with_dtz(p)? {
             None => println!("{}: not covered (castling rights)", p.to_lfen()),
             Some((v, dtz)) => {
