@@ -59,7 +59,7 @@ pub enum MaterialError {
     #[error("'{0}': write White's pieces, 'vs', then Black's, e.g. 'KT vs K'")]
     NoVs(String),
     /// A letter that is not one of `K Q R B N M T`.
-    #[error("'{letter}' is not a piece letter (K Q R B N M T, 6.2)")]
+    #[error("'{letter}' is not a piece letter (upper case K Q R B N M T, 6.2)")]
     UnknownLetter {
         /// The letter.
         letter: char,
