@@ -3,6 +3,7 @@
 
 mod datagen_cmd;
 mod diagram;
+mod endgame_cmd;
 mod engine_cmds;
 mod match_cmd;
 mod migrate_cmd;
@@ -57,6 +58,9 @@ enum Command {
     Datagen(datagen_cmd::DatagenArgs),
     /// Train the neural evaluation on datagen files; writes a network file.
     Train(train_cmd::TrainArgs),
+    /// Solve a small ending exhaustively: won, drawn and lost positions,
+    /// longest win, wins the 50-move rule would spoil.
+    Endgame(endgame_cmd::EndgameArgs),
 }
 
 /// A failure to report on one line, with exit status 2.
@@ -120,6 +124,7 @@ fn main() -> ExitCode {
         Command::Tune(a) => tune_cmd::run(a),
         Command::Datagen(a) => datagen_cmd::run(a),
         Command::Train(a) => train_cmd::run(a),
+        Command::Endgame(a) => endgame_cmd::run(a),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

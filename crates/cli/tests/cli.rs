@@ -131,3 +131,39 @@ fn bad_input_is_one_line_with_status_2() {
     assert_one_line_error(&legion(&["frobnicate"]), "frobnicate");
     assert_one_line_error(&legion(&["moves", "--fen", "\u{1F600}"]), "LFEN");
 }
+
+#[test]
+fn endgame_solves_a_tiny_ending_and_refuses_bad_material() {
+    // A lone King against nothing (5.2): White to move wins in one ply,
+    // Black to move has already lost.
+    let o = legion(&["endgame", "--material", "K vs -"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let out = stdout(&o);
+    assert!(out.starts_with("ending K vs - "), "{out}");
+    let white: Vec<&str> = out
+        .lines()
+        .find(|l| l.starts_with("White to move"))
+        .unwrap()
+        .split_whitespace()
+        .collect();
+    assert_eq!(white[3..], ["64", "64", "0", "0", "1", "0"]);
+    let o = legion(&["endgame", "--fen", "8/8/8/8/8/8/8/K7 b - 0 1", "--verify"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let out = stdout(&o);
+    assert!(
+        out.contains("8/8/8/8/8/8/8/K7 b - 0 1: Black to move loses in 0 plies, DTZ 0"),
+        "{out}"
+    );
+    assert!(
+        out.contains("verified: the values of all 128 positions"),
+        "{out}"
+    );
+    assert_one_line_error(
+        &legion(&["endgame", "--material", "KX vs K"]),
+        "'X' is not a piece letter",
+    );
+    assert_one_line_error(
+        &legion(&["endgame", "--material", "KQRB vs KN"]),
+        "placements",
+    );
+}

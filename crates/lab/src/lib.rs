@@ -5,6 +5,7 @@
 //! outside; the engine knows nothing of it.
 
 pub mod datagen;
+pub mod endgames;
 pub mod external;
 pub mod openings;
 pub mod player;
