@@ -111,7 +111,7 @@ pub fn run(a: EndgameArgs) -> Result<(), Failure> {
     }
     if a.verify {
         let t = Instant::now();
-        let n = solver.verify(&material).map_err(Failure)?;
+        let n = solver.verify(&material)?;
         println!(
             "verified: the values of all {n} positions agree with their moves one ply deep ({:.1} s)",
             t.elapsed().as_secs_f64()

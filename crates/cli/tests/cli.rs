@@ -167,3 +167,90 @@ fn endgame_solves_a_tiny_ending_and_refuses_bad_material() {
         "placements",
     );
 }
+
+/// The training pipeline as the docs give it: data, a net from it, and
+/// a match with that net; bad arguments are one-line errors.
+#[test]
+fn datagen_then_train_then_play_with_the_net() {
+    let dir = std::env::temp_dir().join(format!("legion-cli-nnue-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let data = dir.join("data.txt");
+    let net = dir.join("net.nnue");
+    let (d, n) = (data.to_str().unwrap(), net.to_str().unwrap());
+    let o = legion(&[
+        "datagen",
+        "--games",
+        "3",
+        "--nodes",
+        "300",
+        "--max-plies",
+        "40",
+        "--out",
+        d,
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(
+        stdout(&o).starts_with("0 games were already in"),
+        "{}",
+        stdout(&o)
+    );
+    let text = std::fs::read_to_string(&data).unwrap();
+    assert_eq!(text.lines().filter(|l| l.starts_with("# game ")).count(), 3);
+    // Run again: nothing left to do.
+    let o = legion(&["datagen", "--games", "3", "--nodes", "300", "--out", d]);
+    assert!(
+        stdout(&o).starts_with("3 games were already in"),
+        "{}",
+        stdout(&o)
+    );
+    assert!(stdout(&o).contains("played 0 more"), "{}", stdout(&o));
+
+    let o = legion(&[
+        "train", "--data", d, "--out", n, "--epochs", "2", "--batch", "64",
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(
+        stdout(&o).contains("epoch   2: training loss"),
+        "{}",
+        stdout(&o)
+    );
+    let spec = format!("engine:evalfile={n}");
+    let o = legion(&[
+        "match",
+        "--engine1",
+        &spec,
+        "--engine2",
+        "engine:eval=linear",
+        "--games",
+        "2",
+        "--nodes",
+        "500",
+        "--quiet",
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(stdout(&o).contains("games 2:"), "{}", stdout(&o));
+
+    assert_one_line_error(
+        &legion(&["datagen", "--eval", "best", "--out", d]),
+        "unknown evaluation 'best'",
+    );
+    assert_one_line_error(
+        &legion(&["train", "--data", "/nonexistent/data.txt", "--out", n]),
+        "/nonexistent/data.txt",
+    );
+    std::fs::write(dir.join("bad.nnue"), b"not a net").unwrap();
+    let bad = format!("engine:evalfile={}", dir.join("bad.nnue").display());
+    assert_one_line_error(
+        &legion(&[
+            "match",
+            "--engine1",
+            &bad,
+            "--engine2",
+            "random",
+            "--games",
+            "2",
+        ]),
+        "not a Legion network",
+    );
+    std::fs::remove_dir_all(&dir).unwrap();
+}

@@ -110,6 +110,20 @@ pub enum SolveError {
     },
 }
 
+/// A stored value that its position's moves do not bear out (`verify`).
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum VerifyError {
+    /// The ending could not be solved.
+    #[error(transparent)]
+    Solve(#[from] SolveError),
+    /// A position of the ending (or one a move leads to) has no value.
+    #[error("{0}: no value")]
+    NoValue(String),
+    /// A value and the values of the position's moves disagree: a bug.
+    #[error("{0}")]
+    Disagrees(String),
+}
+
 /// One thing standing on a square: a piece, or a construct (1.5).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 struct Unit {
@@ -597,8 +611,8 @@ impl<'p> Solver<'p> {
     /// a draw and none to a loss. DTZ likewise, a move that resets the
     /// half-move clock counting 1. Returns the number of positions
     /// checked, or the first that fails, with why.
-    pub fn verify(&mut self, m: &Material) -> Result<u64, String> {
-        self.ensure(m).map_err(|e| e.to_string())?;
+    pub fn verify(&mut self, m: &Material) -> Result<u64, VerifyError> {
+        self.ensure(m)?;
         let layout = self.tables[m].layout.clone();
         let mut checked = 0;
         let mut list = MoveList::new();
@@ -607,9 +621,8 @@ impl<'p> Solver<'p> {
                 continue;
             };
             let (v, z) = self
-                .probe_with_dtz(&pos)
-                .map_err(|e| e.to_string())?
-                .ok_or_else(|| format!("{}: no value", pos.to_lfen()))?;
+                .probe_with_dtz(&pos)?
+                .ok_or_else(|| VerifyError::NoValue(pos.to_lfen()))?;
             list.clear();
             pos.legal_moves_into(&mut list);
             // Fastest loss among children and its DTZ step; slowest win.
@@ -621,9 +634,8 @@ impl<'p> Solver<'p> {
             for &mv in list.iter() {
                 let child = pos.after(mv);
                 let (cv, cz) = self
-                    .probe_with_dtz(&child)
-                    .map_err(|e| e.to_string())?
-                    .ok_or_else(|| format!("{}: no value", child.to_lfen()))?;
+                    .probe_with_dtz(&child)?
+                    .ok_or_else(|| VerifyError::NoValue(child.to_lfen()))?;
                 let step = if child.halfmove_clock() == 0 {
                     1
                 } else {
@@ -650,10 +662,10 @@ impl<'p> Solver<'p> {
                 Value::Draw => fastest_loss.is_none() && draw,
             };
             if !ok {
-                return Err(format!(
+                return Err(VerifyError::Disagrees(format!(
                     "{}: stored {v:?} (DTZ {z}), but its moves give: fastest loss {fastest_loss:?}, slowest win {slowest_win:?}, a draw {draw}, DTZ as winner {win_dtz:?}, as loser {loss_dtz}",
                     pos.to_lfen()
-                ));
+                )));
             }
             checked += 1;
         }

@@ -83,7 +83,9 @@ impl Default for Config {
     fn default() -> Config {
         Config {
             weights: Weights::default(),
-            net: None,
+            // The built-in network, as `Options::default` (a build whose
+            // network does not load fails `the_embedded_network_loads`).
+            net: crate::nnue::embedded().ok(),
             threads: 1,
             noise: 0,
             variety: 0,
