@@ -998,7 +998,7 @@ mod tests {
         let bad = dir.join("bad.nnue");
         std::fs::write(&bad, b"LGNN\x09\0\0\0").unwrap();
         let script = format!(
-            "position startpos\neval\nsetoption name Eval value nnue\neval\n\
+            "position startpos\nsetoption name Eval value tuned\neval\nsetoption name Eval value nnue\neval\n\
              setoption name EvalFile value {}\neval\nsetoption name EvalFile value {}\n\
              setoption name Eval value linear\neval\nisready\n",
             good.display(),
