@@ -195,6 +195,9 @@ struct Session {
     game: Game,
     stop: Arc<AtomicBool>,
     search: Option<JoinHandle<()>>,
+    /// The running search has given (or is giving) its answer: a `go` may
+    /// follow at once, though its thread has not quite ended.
+    answered: Arc<AtomicBool>,
     /// The running search waits for `stop`.
     infinite: bool,
     /// The running search ponders (`go ponder`): it waits for `ponderhit`
@@ -276,6 +279,7 @@ impl Session {
             },
             stop: Arc::new(AtomicBool::new(false)),
             search: None,
+            answered: Arc::new(AtomicBool::new(false)),
             infinite: false,
             pondering: Arc::new(AtomicBool::new(false)),
             ponder_time: None,
@@ -503,7 +507,9 @@ impl Session {
     }
 
     fn go(&mut self, rest: &[&str]) {
-        if self.search.as_ref().is_some_and(|h| !h.is_finished()) {
+        if self.search.as_ref().is_some_and(|h| !h.is_finished())
+            && !self.answered.load(Ordering::SeqCst)
+        {
             return error(&self.out, &ProtocolError::AlreadySearching);
         }
         self.finish_search();
@@ -570,6 +576,8 @@ impl Session {
         let out = self.out.clone();
         let multipv = self.multipv;
         let name_reply = self.ponder;
+        self.answered = Arc::new(AtomicBool::new(false));
+        let answered = self.answered.clone();
         self.search = Some(std::thread::spawn(move || {
             let searched = panic::catch_unwind(AssertUnwindSafe(|| {
                 if multipv > 1 {
@@ -588,6 +596,7 @@ impl Session {
                 Ok(best) => best,
                 Err(p) => {
                     // A bug; the position and table are still sound.
+                    answered.store(true, Ordering::SeqCst);
                     return error(&out, &ProtocolError::SearchFailed(panic_text(&*p)));
                 }
             };
@@ -599,6 +608,8 @@ impl Session {
                 std::thread::sleep(Duration::from_millis(2));
             }
             let (best, pv) = best.unwrap_or_default();
+            // Before the answer is out: whoever reads it may send `go`.
+            answered.store(true, Ordering::SeqCst);
             match best {
                 Some(m) => {
                     let mut line = format!("bestmove {}", canonical(&pos, m));
