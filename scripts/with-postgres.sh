@@ -16,9 +16,11 @@ fi
 
 DIR="$(mktemp -d /tmp/legion-pg.XXXXXX)"
 # A port nobody listens on: try random ones until a connection is refused.
+# Below Linux's ephemeral range (32768-60999): a port there can be free to
+# connect to yet held by an outgoing connection, and then bind fails.
 PORT=""
 for _ in $(seq 50); do
-  p=$((40000 + RANDOM % 20000))
+  p=$((20000 + RANDOM % 10000))
   if ! (exec 3<>"/dev/tcp/127.0.0.1/$p") 2>/dev/null; then PORT=$p; break; fi
 done
 [ -n "$PORT" ] || { echo "with-postgres: no free port" >&2; exit 1; }
