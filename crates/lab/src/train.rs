@@ -233,13 +233,18 @@ impl Model {
 
     /// The output (a logit) for the side to move.
     pub fn output(&self, us: &[u16], them: &[u16]) -> f32 {
+        self.forward(us, them).2
+    }
+
+    /// Both sides' sums and the output: what the gradient needs too.
+    fn forward(&self, us: &[u16], them: &[u16]) -> ([f32; HIDDEN], [f32; HIDDEN], f32) {
         let (a, b) = (self.sums(us), self.sums(them));
         let (w_us, w_them) = self.w2.split_at(HIDDEN);
         let mut out = self.b2;
         for j in 0..HIDDEN {
             out += a[j].clamp(0.0, 1.0) * w_us[j] + b[j].clamp(0.0, 1.0) * w_them[j];
         }
-        out
+        (a, b, out)
     }
 
     /// The evaluation in the engine's units, in floats.
@@ -309,12 +314,8 @@ impl Gradient {
     /// Adds the gradient of the squared error of sample `i`.
     fn add(&mut self, m: &Model, data: &Samples, i: usize, lambda: f32) {
         let (us, them) = data.features(i);
-        let (a, b) = (m.sums(us), m.sums(them));
+        let (a, b, out) = m.forward(us, them);
         let (w_us, w_them) = m.w2.split_at(HIDDEN);
-        let mut out = m.b2;
-        for j in 0..HIDDEN {
-            out += a[j].clamp(0.0, 1.0) * w_us[j] + b[j].clamp(0.0, 1.0) * w_them[j];
-        }
         let p = sigmoid(out);
         let err = p - data.target(i, lambda);
         self.loss += f64::from(err * err);

@@ -13,11 +13,12 @@ use std::io::{BufRead, Write};
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::mpsc::channel;
 
-use legion_rules::{Color, LfenError, MoveList, Position, Rules};
+use legion_rules::{Color, LfenError, Position, Rules};
 
 use legion_engine::eval::{self, Feature, Weights};
 use legion_engine::{Level, Options, rng};
 
+use crate::datagen::is_quiet;
 use crate::player::{EnginePlayer, MoveLimit};
 use crate::tournament::play_game;
 
@@ -25,15 +26,6 @@ use crate::tournament::play_game;
 pub struct Sample {
     pub counts: [i32; Feature::COUNT],
     pub result: f64,
-}
-
-fn is_quiet(pos: &Position) -> bool {
-    if pos.is_check() {
-        return false;
-    }
-    let mut noisy = MoveList::new();
-    pos.noisy_moves_into(&mut noisy);
-    noisy.is_empty() && pos.has_legal_move()
 }
 
 /// Plays `games` self-play games (`limit` per move, `threads` at a time)

@@ -7,7 +7,7 @@
 //! prisoners and crowns (4.1–4.3, 2.5) or a King removal (5.1) needs no
 //! code of its own.
 
-use legion_rules::{Board, Color};
+use legion_rules::{Board, Color, Square};
 
 use super::features::{self, PLANES};
 use super::{HIDDEN, Network, simd};
@@ -21,6 +21,26 @@ pub struct Accumulator {
 }
 
 impl Accumulator {
+    /// Adds (or subtracts) the row of the feature `plane` on `sq` to both
+    /// sides' sums, each in its own view.
+    #[inline]
+    fn apply(
+        &mut self,
+        net: &Network,
+        plane: usize,
+        sq: Square,
+        op: fn(&mut [i16; HIDDEN], &[i16; HIDDEN]),
+    ) {
+        op(
+            &mut self.white,
+            &net.w1[features::index(Color::White, plane, sq)],
+        );
+        op(
+            &mut self.black,
+            &net.w1[features::index(Color::Black, plane, sq)],
+        );
+    }
+
     /// The sums for `board`, from scratch.
     pub fn new(net: &Network, board: &Board) -> Accumulator {
         let mut acc = Accumulator {
@@ -29,14 +49,7 @@ impl Accumulator {
         };
         for (plane, set) in features::planes(board).iter().enumerate() {
             for sq in *set {
-                simd::add(
-                    &mut acc.white,
-                    &net.w1[features::index(Color::White, plane, sq)],
-                );
-                simd::add(
-                    &mut acc.black,
-                    &net.w1[features::index(Color::Black, plane, sq)],
-                );
+                acc.apply(net, plane, sq, simd::add);
             }
         }
         acc
@@ -51,24 +64,10 @@ impl Accumulator {
                 continue;
             }
             for sq in a[plane] & !b[plane] {
-                simd::sub(
-                    &mut acc.white,
-                    &net.w1[features::index(Color::White, plane, sq)],
-                );
-                simd::sub(
-                    &mut acc.black,
-                    &net.w1[features::index(Color::Black, plane, sq)],
-                );
+                acc.apply(net, plane, sq, simd::sub);
             }
             for sq in b[plane] & !a[plane] {
-                simd::add(
-                    &mut acc.white,
-                    &net.w1[features::index(Color::White, plane, sq)],
-                );
-                simd::add(
-                    &mut acc.black,
-                    &net.w1[features::index(Color::Black, plane, sq)],
-                );
+                acc.apply(net, plane, sq, simd::add);
             }
         }
         acc
