@@ -42,11 +42,22 @@ pub struct TrainArgs {
     /// Threads (the net does not depend on it).
     #[arg(long, default_value_t = 2)]
     pub threads: usize,
+    /// Sets of output weights, chosen by how full the board is: 1 (one
+    /// for every board, as the first nets) up to 8 (one per bucket of
+    /// four occupied squares).
+    #[arg(long, default_value_t = legion_engine::nnue::BUCKETS)]
+    pub buckets: usize,
 }
 
 pub fn run(a: TrainArgs) -> Result<(), Failure> {
     if !(0.0..=1.0).contains(&a.lambda) {
         return Err(Failure("--lambda must be between 0 and 1".into()));
+    }
+    if !(1..=legion_engine::nnue::BUCKETS).contains(&a.buckets) {
+        return Err(Failure(format!(
+            "--buckets must be between 1 and {}",
+            legion_engine::nnue::BUCKETS
+        )));
     }
     let mut train_set = None;
     let mut held = None;
@@ -86,6 +97,7 @@ pub fn run(a: TrainArgs) -> Result<(), Failure> {
         lambda: a.lambda,
         seed: a.seed,
         threads: a.threads.max(1),
+        buckets: a.buckets,
     };
     let batches = train_set.len().div_ceil(a.batch.max(1)) * a.epochs;
     let bar = ProgressBar::new(batches as u64);

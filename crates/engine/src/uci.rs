@@ -1036,7 +1036,7 @@ mod tests {
         assert_eq!(
             lines[3],
             format!(
-                "info string error: option EvalFile: {}: network format version 9, this engine reads version 1",
+                "info string error: option EvalFile: {}: network format version 9, this engine reads versions 1 and 2",
                 bad.display()
             )
         );

@@ -2,32 +2,41 @@
 //! shape, the quantised weights in little-endian order, and a checksum.
 //!
 //! ```text
-//! "LGNN"  u32 version  u32 inputs  u32 hidden  u32 description length
-//! description (UTF-8)
-//! w1: inputs × hidden i16   b1: hidden i16   w2: 2 × hidden i16   b2: i32
+//! "LGNN"  u32 version  u32 inputs  u32 hidden  u32 buckets
+//! u32 description length   description (UTF-8)
+//! w1: inputs × hidden i16   b1: hidden i16
+//! w2: buckets × 2 × hidden i16   b2: buckets × i32
 //! u64 FNV-1a of everything before it
 //! ```
 //!
-//! The engine reads only its own version and shape: a net made for
-//! another build is refused with the reason, never half-read.
+//! Version 1 had no `buckets` field and one set of output weights; such
+//! a file (the first trained nets) is still read, its one set used for
+//! every bucket, which is the same function. Any other version or shape
+//! is refused with the reason, never half-read.
 
 use super::features::INPUTS;
-use super::{HIDDEN, Network};
+use super::{BUCKETS, HIDDEN, Network};
 
 const MAGIC: &[u8; 4] = b"LGNN";
 /// Raised whenever the features, the shape or the quantisation change.
-pub const VERSION: u32 = 1;
+pub const VERSION: u32 = 2;
+/// The version before output buckets, still read.
+const VERSION_ONE_BUCKET: u32 = 1;
 
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum NetError {
     #[error("not a Legion network (the file does not start with LGNN)")]
     Magic,
-    #[error("network format version {found}, this engine reads version {expected}")]
+    #[error("network format version {found}, this engine reads versions 1 and {expected}")]
     Version { found: u32, expected: u32 },
     #[error(
-        "network of {inputs} inputs and {hidden} hidden neurons, this engine has {INPUTS} and {HIDDEN}"
+        "network of {inputs} inputs, {hidden} hidden neurons and {buckets} output buckets, this engine has {INPUTS}, {HIDDEN} and {BUCKETS}"
     )]
-    Shape { inputs: u32, hidden: u32 },
+    Shape {
+        inputs: u32,
+        hidden: u32,
+        buckets: u32,
+    },
     #[error("the network file is cut short")]
     Short,
     #[error("the network file has {0} bytes too many")]
@@ -76,23 +85,36 @@ pub fn read(bytes: &[u8]) -> Result<Network, NetError> {
         return Err(NetError::Magic);
     }
     let version = r.u32()?;
-    if version != VERSION {
+    if version != VERSION && version != VERSION_ONE_BUCKET {
         return Err(NetError::Version {
             found: version,
             expected: VERSION,
         });
     }
     let (inputs, hidden) = (r.u32()?, r.u32()?);
-    if inputs as usize != INPUTS || hidden as usize != HIDDEN {
-        return Err(NetError::Shape { inputs, hidden });
+    let buckets = if version == VERSION_ONE_BUCKET {
+        1
+    } else {
+        r.u32()?
+    };
+    if inputs as usize != INPUTS
+        || hidden as usize != HIDDEN
+        || (buckets as usize != BUCKETS && version != VERSION_ONE_BUCKET)
+    {
+        return Err(NetError::Shape {
+            inputs,
+            hidden,
+            buckets,
+        });
     }
+    let stored = buckets as usize;
     let len = r.u32()? as usize;
     let text = bytes.get(r.at..r.at + len).ok_or(NetError::Short)?;
     let description = std::str::from_utf8(text)
         .map_err(|_| NetError::Description)?
         .to_string();
     r.at += len;
-    let body = r.at + (INPUTS * HIDDEN + HIDDEN + 2 * HIDDEN) * 2 + 4;
+    let body = r.at + (INPUTS * HIDDEN + HIDDEN + stored * 2 * HIDDEN) * 2 + stored * 4;
     match bytes.len().cmp(&(body + 8)) {
         std::cmp::Ordering::Less => return Err(NetError::Short),
         std::cmp::Ordering::Greater => return Err(NetError::Long(bytes.len() - body - 8)),
@@ -112,11 +134,22 @@ pub fn read(bytes: &[u8]) -> Result<Network, NetError> {
     for b in &mut b1 {
         *b = r.i16()?;
     }
-    let mut w2 = [0i16; 2 * HIDDEN];
-    for w in &mut w2 {
-        *w = r.i16()?;
+    let mut w2 = [[0i16; 2 * HIDDEN]; BUCKETS];
+    for set in w2.iter_mut().take(stored) {
+        for w in set.iter_mut() {
+            *w = r.i16()?;
+        }
     }
-    let b2 = i32::from_le_bytes(r.take()?);
+    let mut b2 = [0i32; BUCKETS];
+    for b in b2.iter_mut().take(stored) {
+        *b = i32::from_le_bytes(r.take()?);
+    }
+    if stored == 1 {
+        // Version 1: its one output for every bucket.
+        let (w, b) = (w2[0], b2[0]);
+        w2.fill(w);
+        b2.fill(b);
+    }
     Ok(Network {
         w1,
         b1,
@@ -133,6 +166,7 @@ pub fn write(net: &Network) -> Vec<u8> {
     out.extend_from_slice(&VERSION.to_le_bytes());
     out.extend_from_slice(&(INPUTS as u32).to_le_bytes());
     out.extend_from_slice(&(HIDDEN as u32).to_le_bytes());
+    out.extend_from_slice(&(BUCKETS as u32).to_le_bytes());
     out.extend_from_slice(&(net.description.len() as u32).to_le_bytes());
     out.extend_from_slice(net.description.as_bytes());
     for row in &net.w1 {
@@ -143,10 +177,12 @@ pub fn write(net: &Network) -> Vec<u8> {
     for b in &net.b1 {
         out.extend_from_slice(&b.to_le_bytes());
     }
-    for w in &net.w2 {
+    for w in net.w2.iter().flatten() {
         out.extend_from_slice(&w.to_le_bytes());
     }
-    out.extend_from_slice(&net.b2.to_le_bytes());
+    for b in &net.b2 {
+        out.extend_from_slice(&b.to_le_bytes());
+    }
     let sum = fnv1a(&out);
     out.extend_from_slice(&sum.to_le_bytes());
     out
@@ -158,8 +194,8 @@ impl Network {
     pub fn from_parts(
         w1: Vec<[i16; HIDDEN]>,
         b1: [i16; HIDDEN],
-        w2: [i16; 2 * HIDDEN],
-        b2: i32,
+        w2: [[i16; 2 * HIDDEN]; BUCKETS],
+        b2: [i32; BUCKETS],
         description: String,
     ) -> Option<Network> {
         (w1.len() == INPUTS).then_some(Network {
@@ -184,16 +220,51 @@ mod tests {
         assert_eq!(write(&back), bytes);
     }
 
+    /// A version 1 file (no bucket field, one output) of the net's first
+    /// bucket, written by hand from the layout of the module's note.
+    fn version_one(net: &Network) -> Vec<u8> {
+        let mut out = Vec::new();
+        out.extend_from_slice(MAGIC);
+        out.extend_from_slice(&1u32.to_le_bytes());
+        out.extend_from_slice(&(INPUTS as u32).to_le_bytes());
+        out.extend_from_slice(&(HIDDEN as u32).to_le_bytes());
+        out.extend_from_slice(&(net.description.len() as u32).to_le_bytes());
+        out.extend_from_slice(net.description.as_bytes());
+        for w in net.w1.iter().flatten().chain(&net.b1).chain(&net.w2[0]) {
+            out.extend_from_slice(&w.to_le_bytes());
+        }
+        out.extend_from_slice(&net.b2[0].to_le_bytes());
+        let sum = fnv1a(&out);
+        out.extend_from_slice(&sum.to_le_bytes());
+        out
+    }
+
+    #[test]
+    fn a_version_one_file_uses_its_one_output_for_every_bucket() {
+        let net = &*crate::nnue::embedded().unwrap();
+        let old = read(&version_one(net)).unwrap();
+        assert!(old.w2.iter().all(|w| *w == net.w2[0]));
+        assert!(old.b2.iter().all(|b| *b == net.b2[0]));
+        assert_eq!(old.w1, net.w1);
+        assert_eq!(old.description, net.description);
+        // Cut short or damaged, it is refused like any file.
+        let bytes = version_one(net);
+        assert_eq!(
+            read(&bytes[..bytes.len() - 1]).unwrap_err(),
+            NetError::Short
+        );
+    }
+
     #[test]
     fn a_bad_file_is_refused_with_its_reason() {
         let bytes = write(&crate::nnue::embedded().unwrap());
         assert_eq!(read(b"GIF89a").unwrap_err(), NetError::Magic);
-        let mut v2 = bytes.clone();
-        v2[4] = 2;
+        let mut v3 = bytes.clone();
+        v3[4] = 3;
         assert_eq!(
-            read(&v2).unwrap_err(),
+            read(&v3).unwrap_err(),
             NetError::Version {
-                found: 2,
+                found: 3,
                 expected: VERSION
             }
         );
@@ -204,7 +275,18 @@ mod tests {
             read(&shape).unwrap_err(),
             NetError::Shape {
                 inputs: INPUTS as u32,
-                hidden: 256
+                hidden: 256,
+                buckets: BUCKETS as u32
+            }
+        );
+        let mut buckets = bytes.clone();
+        buckets[16] = 4;
+        assert_eq!(
+            read(&buckets).unwrap_err(),
+            NetError::Shape {
+                inputs: INPUTS as u32,
+                hidden: HIDDEN as u32,
+                buckets: 4
             }
         );
         assert_eq!(

@@ -3,7 +3,10 @@
 //!
 //! Shape: 1,152 inputs (`features`: 18 planes of 64 squares, constructs'
 //! Captors and prisoners included) → 128 per side, the side to move's
-//! first → clipped ReLU → 1 output. One hidden layer, because the data a
+//! first → clipped ReLU → 1 output, with its weights chosen from
+//! `BUCKETS` sets by how many squares are occupied (`bucket`), so that
+//! an ending and a full board can weigh the same hidden neurons
+//! differently at no cost per node. One hidden layer, because the data a
 //! 2-core machine can make in an hour (about two million positions) is
 //! enough for its 148 thousand weights, and a deeper net would cost more
 //! per node than its accuracy on such data repays (docs/STRENGTH.md).
@@ -29,7 +32,7 @@ mod simd;
 
 use std::sync::{Arc, OnceLock};
 
-use legion_rules::{Color, Position};
+use legion_rules::{Board, Color, Position};
 
 pub use accumulator::{Accumulator, Stack};
 pub use format::NetError;
@@ -42,6 +45,15 @@ pub const QA: i32 = 255;
 pub const QB: i32 = 64;
 /// Hundredths of a man per unit of the output (a logit).
 pub const SCALE: i32 = 400;
+/// Sets of output weights, chosen by the number of occupied squares.
+pub const BUCKETS: usize = 8;
+
+/// The output bucket of `board`: its occupied squares (a construct is
+/// one), four counts to a bucket: 1–4 is bucket 0, 29–32 bucket 7.
+#[inline]
+pub fn bucket(board: &Board) -> usize {
+    ((board.occupied().count() as usize).saturating_sub(1) / 4).min(BUCKETS - 1)
+}
 
 /// A network, quantised.
 #[derive(Clone)]
@@ -49,9 +61,9 @@ pub struct Network {
     /// `INPUTS` rows of `HIDDEN`: row `f` is added when feature `f` is on.
     pub(crate) w1: Vec<[i16; HIDDEN]>,
     pub(crate) b1: [i16; HIDDEN],
-    /// The side to move's half, then the other side's.
-    pub(crate) w2: [i16; 2 * HIDDEN],
-    pub(crate) b2: i32,
+    /// For each bucket, the side to move's half, then the other side's.
+    pub(crate) w2: [[i16; 2 * HIDDEN]; BUCKETS],
+    pub(crate) b2: [i32; BUCKETS],
     /// What the file says it was made from (shown by the protocol).
     pub description: String,
 }
@@ -98,16 +110,17 @@ pub enum LoadError {
 }
 
 impl Network {
-    /// The evaluation of `pos` for the side to move, in hundredths of a
-    /// man, from accumulators that match its board.
+    /// The evaluation for the side to move `turn`, in hundredths of a
+    /// man, from accumulators that match a board of output bucket
+    /// `bucket` (see `bucket`).
     #[inline]
-    pub fn output(&self, acc: &Accumulator, turn: Color) -> i32 {
+    pub fn output(&self, acc: &Accumulator, turn: Color, bucket: usize) -> i32 {
         let (us, them) = match turn {
             Color::White => (&acc.white, &acc.black),
             Color::Black => (&acc.black, &acc.white),
         };
-        let (w_us, w_them) = self.w2.split_at(HIDDEN);
-        let sum = simd::crelu_dot(us, w_us) + simd::crelu_dot(them, w_them) + self.b2;
+        let (w_us, w_them) = self.w2[bucket].split_at(HIDDEN);
+        let sum = simd::crelu_dot(us, w_us) + simd::crelu_dot(them, w_them) + self.b2[bucket];
         // i64: the product can pass i32 for an extreme position.
         ((sum as i64 * SCALE as i64) / (QA as i64 * QB as i64)) as i32
     }
@@ -115,7 +128,7 @@ impl Network {
     /// The evaluation of `pos`, computing the accumulators from scratch.
     pub fn evaluate(&self, pos: &Position) -> i32 {
         let acc = Accumulator::new(self, pos.board());
-        self.output(&acc, pos.turn())
+        self.output(&acc, pos.turn(), bucket(pos.board()))
     }
 }
 
@@ -127,6 +140,31 @@ mod tests {
     fn the_embedded_network_loads() {
         let net = embedded().expect("the embedded network");
         assert!(!net.description.is_empty());
+    }
+
+    #[test]
+    fn the_bucket_counts_occupied_squares_four_to_a_bucket() {
+        // 1.6: 32 occupied squares.
+        assert_eq!(bucket(Position::initial().board()), 7);
+        let b = |lfen: &str| bucket(lfen.parse::<Position>().unwrap().board());
+        assert_eq!(b("3k4/8/8/8/8/8/8/4K3 w - 0 1"), 0);
+        assert_eq!(b("3k4/8/8/8/8/8/8/QR2K3 w - 0 1"), 0);
+        assert_eq!(b("3k4/8/8/8/8/8/8/QBR1K3 w - 0 1"), 1);
+        // A construct (a Queen holding a man, 1.5) is one square.
+        assert_eq!(b("3k4/8/8/8/8/[Qm]7/8/BR2K3 w - 0 1"), 1);
+    }
+
+    #[test]
+    fn each_bucket_has_its_own_output() {
+        let mut net = (*embedded().unwrap()).clone();
+        let full = Position::initial();
+        let few: Position = "3k4/8/8/8/8/8/8/Q3K3 w - 0 1".parse().unwrap();
+        let (a, b) = (net.evaluate(&full), net.evaluate(&few));
+        net.b2[7] += QA * QB;
+        assert_eq!(net.evaluate(&full), a + SCALE);
+        assert_eq!(net.evaluate(&few), b);
+        net.b2[0] -= QA * QB;
+        assert_eq!(net.evaluate(&few), b - SCALE);
     }
 
     #[test]

@@ -12,7 +12,7 @@ use super::pruning::*;
 use super::threads::Shared;
 use super::time::Budget;
 use super::{Config, INF, Info, Limits, MAX_PLY, Outcome, WIN, WIN_BOUND};
-use crate::nnue::Stack;
+use crate::nnue::{self, Stack};
 use crate::tt::{Bound, Entry, PackedMove};
 use crate::{eval, rng};
 
@@ -105,7 +105,7 @@ impl<'a> Searcher<'a> {
     fn evaluate(&mut self, pos: &Position, ply: usize) -> i32 {
         let e = match (self.config.net.as_deref(), self.nnue.as_mut()) {
             (Some(net), Some(stack)) => {
-                let e = net.output(stack.get(net, ply), pos.turn());
+                let e = net.output(stack.get(net, ply), pos.turn(), nnue::bucket(pos.board()));
                 // Every debug-built search checks the incremental sums.
                 debug_assert_eq!(e, net.evaluate(pos), "{}", pos.to_lfen());
                 e
