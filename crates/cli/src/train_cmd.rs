@@ -47,11 +47,22 @@ pub struct TrainArgs {
     /// four occupied squares).
     #[arg(long, default_value_t = legion_engine::nnue::BUCKETS)]
     pub buckets: usize,
+    /// Hundredths of a man per unit of the output's logit: the score
+    /// fitted as an expected result of 0.73 (the first nets: 400). Larger
+    /// keeps clearly won positions apart.
+    #[arg(long, default_value_t = legion_engine::nnue::DEFAULT_SCALE)]
+    pub scale: i32,
 }
 
 pub fn run(a: TrainArgs) -> Result<(), Failure> {
     if !(0.0..=1.0).contains(&a.lambda) {
         return Err(Failure("--lambda must be between 0 and 1".into()));
+    }
+    if !(1..=legion_engine::nnue::MAX_SCALE).contains(&a.scale) {
+        return Err(Failure(format!(
+            "--scale must be between 1 and {}",
+            legion_engine::nnue::MAX_SCALE
+        )));
     }
     if !(1..=legion_engine::nnue::BUCKETS).contains(&a.buckets) {
         return Err(Failure(format!(
@@ -98,6 +109,7 @@ pub fn run(a: TrainArgs) -> Result<(), Failure> {
         seed: a.seed,
         threads: a.threads.max(1),
         buckets: a.buckets,
+        scale: a.scale,
     };
     let batches = train_set.len().div_ceil(a.batch.max(1)) * a.epochs;
     let bar = ProgressBar::new(batches as u64);

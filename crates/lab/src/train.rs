@@ -6,7 +6,7 @@
 //! inputs.
 //!
 //! Each position of the data (`datagen`) is fitted to
-//! `lambda * sigmoid(score / SCALE) + (1 - lambda) * result`, both for
+//! `lambda * sigmoid(score / scale) + (1 - lambda) * result`, both for
 //! the side to move, by the mean squared error of `sigmoid(output)`,
 //! with Adam and a cosine-decaying learning rate. The games are sorted by
 //! their number and shuffled by the seed; each batch is split into a
@@ -18,7 +18,7 @@
 use std::io::BufRead;
 
 use legion_engine::nnue::features::{INPUTS, active};
-use legion_engine::nnue::{BUCKETS, HIDDEN, Network, QA, QB, SCALE, bucket, format};
+use legion_engine::nnue::{BUCKETS, HIDDEN, Network, QA, QB, bucket, format};
 use legion_engine::rng::Rng;
 use legion_rules::{Color, Position, Rules};
 
@@ -76,8 +76,8 @@ impl Samples {
         }
     }
 
-    fn target(&self, i: usize, lambda: f32) -> f32 {
-        lambda * sigmoid(self.score[i] as f32 / SCALE as f32) + (1.0 - lambda) * self.result[i]
+    fn target(&self, i: usize, lambda: f32, scale: f32) -> f32 {
+        lambda * sigmoid(self.score[i] as f32 / scale) + (1.0 - lambda) * self.result[i]
     }
 }
 
@@ -200,6 +200,9 @@ pub struct Settings {
     /// engine uses set `b * buckets / BUCKETS`, so 1 is one output for
     /// every board and `BUCKETS` one per bucket.
     pub buckets: usize,
+    /// Hundredths of a man per unit of the output's logit: the score
+    /// `scale` is fitted as an expected result of sigmoid(1) = 0.73.
+    pub scale: i32,
 }
 
 /// The float network being trained.
@@ -211,6 +214,8 @@ pub struct Model {
     w2: Vec<f32>,
     b2: Vec<f32>,
     buckets: usize,
+    /// Hundredths of a man per unit of the output.
+    scale: i32,
 }
 
 fn sigmoid(x: f32) -> f32 {
@@ -219,18 +224,26 @@ fn sigmoid(x: f32) -> f32 {
 
 impl Model {
     /// Small random weights from `seed`, `buckets` sets of output
-    /// weights (clamped to 1..=`BUCKETS`).
-    pub fn new(seed: u64, buckets: usize) -> Model {
+    /// weights (clamped to 1..=`BUCKETS`), `scale` hundredths of a man
+    /// per unit of the output (clamped to 1..=`MAX_SCALE`).
+    pub fn new(seed: u64, buckets: usize, scale: i32) -> Model {
         let buckets = buckets.clamp(1, BUCKETS);
+        let scale = scale.clamp(1, legion_engine::nnue::MAX_SCALE);
         let mut rng = Rng::new(seed);
         let mut uniform =
             |a: f32| ((rng.next_u64() >> 40) as f32 / (1u64 << 24) as f32 * 2.0 - 1.0) * a;
         Model {
             w1: (0..INPUTS * HIDDEN).map(|_| uniform(0.1)).collect(),
             b1: (0..HIDDEN).map(|_| uniform(0.1)).collect(),
-            w2: (0..buckets * 2 * HIDDEN).map(|_| uniform(0.1)).collect(),
+            // Every set starts the same, so the sets part only where the
+            // data asks them to.
+            w2: {
+                let set: Vec<f32> = (0..2 * HIDDEN).map(|_| uniform(0.1)).collect();
+                set.repeat(buckets)
+            },
             b2: vec![0.0; buckets],
             buckets,
+            scale,
         }
     }
 
@@ -281,7 +294,7 @@ impl Model {
             Color::White => self.output(&w, &b, k),
             Color::Black => self.output(&b, &w, k),
         };
-        out * SCALE as f32
+        out * self.scale as f32
     }
 
     /// The network in the engine's integers.
@@ -296,7 +309,8 @@ impl Model {
             std::array::from_fn(|j| q(set[j], QB))
         });
         let b2 = std::array::from_fn(|k| (self.b2[self.set(k)] * (QA * QB) as f32).round() as i32);
-        Network::from_parts(w1, b1, w2, b2, description).expect("INPUTS rows")
+        Network::from_parts(w1, b1, w2, b2, self.scale, description)
+            .expect("INPUTS rows and a scale in range")
     }
 }
 
@@ -343,7 +357,7 @@ impl Gradient {
         let (a, b, out) = m.forward(us, them, set);
         let (w_us, w_them) = m.w2[set * 2 * HIDDEN..][..2 * HIDDEN].split_at(HIDDEN);
         let p = sigmoid(out);
-        let err = p - data.target(i, lambda);
+        let err = p - data.target(i, lambda, m.scale as f32);
         self.loss += f64::from(err * err);
         let d_out = 2.0 * err * p * (1.0 - p);
         self.b2[set] += d_out;
@@ -405,7 +419,8 @@ pub fn loss(model: &Model, data: &Samples, lambda: f32) -> f64 {
     let mut total = 0.0f64;
     for i in 0..data.len() {
         let (us, them) = data.features(i);
-        let e = sigmoid(model.output(us, them, data.bucket[i] as usize)) - data.target(i, lambda);
+        let e = sigmoid(model.output(us, them, data.bucket[i] as usize))
+            - data.target(i, lambda, model.scale as f32);
         total += f64::from(e * e);
     }
     total / data.len().max(1) as f64
@@ -429,7 +444,7 @@ pub fn train(
     batch_done: &mut dyn FnMut(),
     epoch_done: &mut dyn FnMut(&Epoch),
 ) -> Model {
-    let mut model = Model::new(settings.seed, settings.buckets);
+    let mut model = Model::new(settings.seed, settings.buckets, settings.scale);
     let buckets = model.buckets;
     let mut adam = (
         Adam::new(model.w1.len()),
@@ -569,8 +584,10 @@ rnbkqbnr/m1m1m1m1/1m1m1m1m/8/8/M1M1M1M1/1M1M1M1M/RNBQKBNR w KQkq 0 1;0;0.5
             seed: 3,
             threads: 2,
             buckets: BUCKETS,
+            // Not the first nets' 400: the file must carry it to the engine.
+            scale: 600,
         };
-        let before = loss(&Model::new(3, BUCKETS), &train_set, 0.5);
+        let before = loss(&Model::new(3, BUCKETS, 600), &train_set, 0.5);
         let model = train(&train_set, &held, &settings, &mut || {}, &mut |_| {});
         let after = loss(&model, &train_set, 0.5);
         assert!(after < before / 4.0, "{before} -> {after}");
@@ -604,6 +621,7 @@ rnbkqbnr/m1m1m1m1/1m1m1m1m/8/8/M1M1M1M1/1M1M1M1M/RNBQKBNR w KQkq 0 1;0;0.5
             seed: 9,
             threads: 1,
             buckets: BUCKETS,
+            scale: 400,
         };
         let one = train(&train_set, &held, &s, &mut || {}, &mut |_| {});
         s.threads = 2;

@@ -2,20 +2,21 @@
 //! shape, the quantised weights in little-endian order, and a checksum.
 //!
 //! ```text
-//! "LGNN"  u32 version  u32 inputs  u32 hidden  u32 buckets
+//! "LGNN"  u32 version  u32 inputs  u32 hidden  u32 buckets  u32 scale
 //! u32 description length   description (UTF-8)
 //! w1: inputs × hidden i16   b1: hidden i16
 //! w2: buckets × 2 × hidden i16   b2: buckets × i32
 //! u64 FNV-1a of everything before it
 //! ```
 //!
-//! Version 1 had no `buckets` field and one set of output weights; such
-//! a file (the first trained nets) is still read, its one set used for
-//! every bucket, which is the same function. Any other version or shape
+//! Version 1 had no `buckets` and `scale` fields and one set of output
+//! weights; such a file (the first trained nets) is still read, its one
+//! set used for every bucket and its scale 400, which is the same
+//! function. Any other version or shape
 //! is refused with the reason, never half-read.
 
 use super::features::INPUTS;
-use super::{BUCKETS, HIDDEN, Network};
+use super::{BUCKETS, DEFAULT_SCALE, HIDDEN, MAX_SCALE, Network};
 
 const MAGIC: &[u8; 4] = b"LGNN";
 /// Raised whenever the features, the shape or the quantisation change.
@@ -37,6 +38,8 @@ pub enum NetError {
         hidden: u32,
         buckets: u32,
     },
+    #[error("network scale {0}: it must be 1 to {MAX_SCALE} hundredths of a man")]
+    Scale(u32),
     #[error("the network file is cut short")]
     Short,
     #[error("the network file has {0} bytes too many")]
@@ -92,10 +95,10 @@ pub fn read(bytes: &[u8]) -> Result<Network, NetError> {
         });
     }
     let (inputs, hidden) = (r.u32()?, r.u32()?);
-    let buckets = if version == VERSION_ONE_BUCKET {
-        1
+    let (buckets, scale) = if version == VERSION_ONE_BUCKET {
+        (1, DEFAULT_SCALE as u32)
     } else {
-        r.u32()?
+        (r.u32()?, r.u32()?)
     };
     if inputs as usize != INPUTS
         || hidden as usize != HIDDEN
@@ -106,6 +109,9 @@ pub fn read(bytes: &[u8]) -> Result<Network, NetError> {
             hidden,
             buckets,
         });
+    }
+    if !(1..=MAX_SCALE as u32).contains(&scale) {
+        return Err(NetError::Scale(scale));
     }
     let stored = buckets as usize;
     let len = r.u32()? as usize;
@@ -155,6 +161,7 @@ pub fn read(bytes: &[u8]) -> Result<Network, NetError> {
         b1,
         w2,
         b2,
+        scale: scale as i32,
         description,
     })
 }
@@ -167,6 +174,7 @@ pub fn write(net: &Network) -> Vec<u8> {
     out.extend_from_slice(&(INPUTS as u32).to_le_bytes());
     out.extend_from_slice(&(HIDDEN as u32).to_le_bytes());
     out.extend_from_slice(&(BUCKETS as u32).to_le_bytes());
+    out.extend_from_slice(&(net.scale as u32).to_le_bytes());
     out.extend_from_slice(&(net.description.len() as u32).to_le_bytes());
     out.extend_from_slice(net.description.as_bytes());
     for row in &net.w1 {
@@ -190,19 +198,21 @@ pub fn write(net: &Network) -> Vec<u8> {
 
 impl Network {
     /// A network from weights already quantised (the trainer's output):
-    /// `w1` holds `INPUTS` rows of `HIDDEN`.
+    /// `w1` holds `INPUTS` rows of `HIDDEN`, `scale` is 1 to `MAX_SCALE`.
     pub fn from_parts(
         w1: Vec<[i16; HIDDEN]>,
         b1: [i16; HIDDEN],
         w2: [[i16; 2 * HIDDEN]; BUCKETS],
         b2: [i32; BUCKETS],
+        scale: i32,
         description: String,
     ) -> Option<Network> {
-        (w1.len() == INPUTS).then_some(Network {
+        (w1.len() == INPUTS && (1..=MAX_SCALE).contains(&scale)).then_some(Network {
             w1,
             b1,
             w2,
             b2,
+            scale,
             description,
         })
     }
@@ -245,6 +255,7 @@ mod tests {
         let old = read(&version_one(net)).unwrap();
         assert!(old.w2.iter().all(|w| *w == net.w2[0]));
         assert!(old.b2.iter().all(|b| *b == net.b2[0]));
+        assert_eq!(old.scale, DEFAULT_SCALE);
         assert_eq!(old.w1, net.w1);
         assert_eq!(old.description, net.description);
         // Cut short or damaged, it is refused like any file.
@@ -279,6 +290,11 @@ mod tests {
                 buckets: BUCKETS as u32
             }
         );
+        let mut scale = bytes.clone();
+        scale[20..24].copy_from_slice(&0u32.to_le_bytes());
+        assert_eq!(read(&scale).unwrap_err(), NetError::Scale(0));
+        scale[20..24].copy_from_slice(&5000u32.to_le_bytes());
+        assert_eq!(read(&scale).unwrap_err(), NetError::Scale(5000));
         let mut buckets = bytes.clone();
         buckets[16] = 4;
         assert_eq!(

@@ -14,9 +14,10 @@
 //! Quantised for integer arithmetic: the first layer and the accumulators
 //! in `i16` (scale `QA` = 255, so the clipped ReLU is a clamp to 0..=255),
 //! the output weights in `i16` (scale `QB` = 64), the output bias in
-//! `i32`. The output is a logit of the expected result; `SCALE`
-//! hundredths of a man per unit of logit turns it into the search's units
-//! (the trainer fits `sigmoid(score / SCALE)`).
+//! `i32`. The output is a logit of the expected result; the net's
+//! `scale` (in its file, 400 for the first nets) in hundredths of a man
+//! per unit of logit turns it into the search's units (the trainer fits
+//! `sigmoid(score / scale)`).
 //!
 //! - `features`: what the inputs are.
 //! - `accumulator`: the first layer's sums, kept up to date by the
@@ -43,8 +44,11 @@ pub const HIDDEN: usize = 128;
 pub const QA: i32 = 255;
 /// Scale of the output weights.
 pub const QB: i32 = 64;
-/// Hundredths of a man per unit of the output (a logit).
-pub const SCALE: i32 = 400;
+/// Hundredths of a man per unit of the output (a logit) in the first
+/// nets (format version 1, which had no field for it).
+pub const DEFAULT_SCALE: i32 = 400;
+/// The largest scale a file may give.
+pub const MAX_SCALE: i32 = 4000;
 /// Sets of output weights, chosen by the number of occupied squares.
 pub const BUCKETS: usize = 8;
 
@@ -64,6 +68,8 @@ pub struct Network {
     /// For each bucket, the side to move's half, then the other side's.
     pub(crate) w2: [[i16; 2 * HIDDEN]; BUCKETS],
     pub(crate) b2: [i32; BUCKETS],
+    /// Hundredths of a man per unit of the output.
+    pub(crate) scale: i32,
     /// What the file says it was made from (shown by the protocol).
     pub description: String,
 }
@@ -122,7 +128,7 @@ impl Network {
         let (w_us, w_them) = self.w2[bucket].split_at(HIDDEN);
         let sum = simd::crelu_dot(us, w_us) + simd::crelu_dot(them, w_them) + self.b2[bucket];
         // i64: the product can pass i32 for an extreme position.
-        ((sum as i64 * SCALE as i64) / (QA as i64 * QB as i64)) as i32
+        ((sum as i64 * self.scale as i64) / (QA as i64 * QB as i64)) as i32
     }
 
     /// The evaluation of `pos`, computing the accumulators from scratch.
@@ -161,10 +167,10 @@ mod tests {
         let few: Position = "3k4/8/8/8/8/8/8/Q3K3 w - 0 1".parse().unwrap();
         let (a, b) = (net.evaluate(&full), net.evaluate(&few));
         net.b2[7] += QA * QB;
-        assert_eq!(net.evaluate(&full), a + SCALE);
+        assert_eq!(net.evaluate(&full), a + net.scale);
         assert_eq!(net.evaluate(&few), b);
         net.b2[0] -= QA * QB;
-        assert_eq!(net.evaluate(&few), b - SCALE);
+        assert_eq!(net.evaluate(&few), b - net.scale);
     }
 
     #[test]
