@@ -1,8 +1,6 @@
 //! Attack and movement patterns: leapers as constant tables, sliders by
 //! magic bitboards, and the diagonal geometry the Legion moves on.
 
-use std::sync::LazyLock;
-
 use crate::magics::{BISHOP_MAGICS, ROOK_MAGICS};
 use crate::{Bitboard, Square};
 
@@ -198,22 +196,14 @@ pub(crate) struct Magic {
     pub offset: u32,
 }
 
-struct Tables {
-    rook: Vec<Magic>,
-    bishop: Vec<Magic>,
-    sliding: Vec<Bitboard>,
-    between: Vec<Bitboard>,
-    line: Vec<Bitboard>,
-}
-
-static TABLES: LazyLock<Tables> = LazyLock::new(build_tables);
-
 const ROOK_DIRS: [(i32, i32); 4] = [(1, 0), (0, 1), (-1, 0), (0, -1)];
 
 /// Slow reference attacks: walk each ray until the first blocker.
-pub(crate) fn slide_slow(sq: Square, occupied: u64, dirs: &[(i32, i32)]) -> u64 {
+pub(crate) const fn slide_slow(sq: Square, occupied: u64, dirs: &[(i32, i32)]) -> u64 {
     let mut bits = 0;
-    for &(df, dr) in dirs {
+    let mut i = 0;
+    while i < dirs.len() {
+        let (df, dr) = dirs[i];
         let mut cur = sq;
         while let Some(next) = cur.offset(df, dr) {
             bits |= 1 << next.index();
@@ -222,15 +212,18 @@ pub(crate) fn slide_slow(sq: Square, occupied: u64, dirs: &[(i32, i32)]) -> u64 
             }
             cur = next;
         }
+        i += 1;
     }
     bits
 }
 
 /// The occupancy bits that matter for a slider on `sq`: its rays without
 /// the last square of each (a blocker there changes nothing).
-pub(crate) fn relevant_mask(sq: Square, dirs: &[(i32, i32)]) -> u64 {
+pub(crate) const fn relevant_mask(sq: Square, dirs: &[(i32, i32)]) -> u64 {
     let mut bits = 0;
-    for &(df, dr) in dirs {
+    let mut i = 0;
+    while i < dirs.len() {
+        let (df, dr) = dirs[i];
         let mut cur = sq;
         while let Some(next) = cur.offset(df, dr) {
             if next.offset(df, dr).is_none() {
@@ -239,91 +232,196 @@ pub(crate) fn relevant_mask(sq: Square, dirs: &[(i32, i32)]) -> u64 {
             bits |= 1 << next.index();
             cur = next;
         }
+        i += 1;
     }
     bits
 }
 
-fn build_tables() -> Tables {
-    let mut sliding = Vec::new();
-    let mut fill = |magics: &[u64; 64], dirs: &[(i32, i32)]| -> Vec<Magic> {
-        let mut out = Vec::with_capacity(64);
-        for sq in Square::all() {
-            let mask = relevant_mask(sq, dirs);
-            let bits = mask.count_ones();
-            let offset = sliding.len();
-            sliding.resize(offset + (1 << bits), Bitboard::EMPTY);
-            let magic = magics[sq.index()];
-            let shift = 64 - bits;
+/// The magic entries of one slider, its attack sets laid out from `start`
+/// in [`SLIDING`]; and where the next slider's begin.
+const fn magics(
+    multipliers: &[u64; 64],
+    dirs: &[(i32, i32)],
+    start: usize,
+) -> ([Magic; 64], usize) {
+    let mut out = [const {
+        Magic {
+            mask: 0,
+            magic: 0,
+            shift: 0,
+            offset: 0,
+        }
+    }; 64];
+    let mut offset = start;
+    let mut i = 0;
+    while i < 64 {
+        let mask = relevant_mask(Square::new(i as u8), dirs);
+        let bits = mask.count_ones();
+        out[i] = Magic {
+            mask,
+            magic: multipliers[i],
+            shift: 64 - bits,
+            offset: offset as u32,
+        };
+        offset += 1 << bits;
+        i += 1;
+    }
+    (out, offset)
+}
+
+const ROOK_TABLE: ([Magic; 64], usize) = magics(&ROOK_MAGICS, &ROOK_DIRS, 0);
+const BISHOP_TABLE: ([Magic; 64], usize) = magics(&BISHOP_MAGICS, &DIAGONALS, ROOK_TABLE.1);
+const SLIDING_LEN: usize = BISHOP_TABLE.1;
+
+/// Rook, then Bishop magic entries. Built at compile time, like every
+/// table here: a look-up is a load at a fixed address, with no check
+/// that a lazily built table is ready.
+static ROOK: [Magic; 64] = ROOK_TABLE.0;
+static BISHOP: [Magic; 64] = BISHOP_TABLE.0;
+
+/// Each of the eight rays from each square to the edge, for the attack
+/// sets below: rook directions (east, north, west, south), then the
+/// diagonals in the order of [`DIAGONALS`].
+const RAYS: [[u64; 64]; 8] = {
+    let dirs = [
+        (1, 0),
+        (0, 1),
+        (-1, 0),
+        (0, -1),
+        DIAGONALS[0],
+        DIAGONALS[1],
+        DIAGONALS[2],
+        DIAGONALS[3],
+    ];
+    let mut rays = [[0; 64]; 8];
+    let mut d = 0;
+    while d < 8 {
+        let mut sq = 0;
+        while sq < 64 {
+            rays[d][sq] = slide_slow(Square::new(sq as u8), 0, &[dirs[d]]);
+            sq += 1;
+        }
+        d += 1;
+    }
+    rays
+};
+
+/// The squares along ray `d` from `sq` up to and including the first
+/// occupied one: the ray, less the ray beyond that blocker.
+const fn ray_attacks(d: usize, sq: usize, occupied: u64) -> u64 {
+    let ray = RAYS[d][sq];
+    let blockers = ray & occupied;
+    if blockers == 0 {
+        return ray;
+    }
+    // Rays east, north and up the board go to higher squares: the nearest
+    // blocker is the lowest bit; the others, the highest.
+    let up = d == 0 || d == 1 || d == 4 || d == 5;
+    let first = if up {
+        blockers.trailing_zeros()
+    } else {
+        63 - blockers.leading_zeros()
+    };
+    ray & !RAYS[d][first as usize]
+}
+
+/// The attack sets of every slider, square and relevant occupancy
+/// (some 107,000 sets, built at compile time).
+static SLIDING: [Bitboard; SLIDING_LEN] = {
+    let mut table = [Bitboard::EMPTY; SLIDING_LEN];
+    let mut slider = 0;
+    while slider < 2 {
+        let (entries, first_ray) = if slider == 0 {
+            (&ROOK_TABLE.0, 0)
+        } else {
+            (&BISHOP_TABLE.0, 4)
+        };
+        let mut i = 0;
+        while i < 64 {
+            let m = &entries[i];
             // Enumerate every subset of the mask (Carry-Rippler).
             let mut subset = 0u64;
             loop {
-                let idx = (subset.wrapping_mul(magic) >> shift) as usize;
-                sliding[offset + idx] = Bitboard(slide_slow(sq, subset, dirs));
-                subset = subset.wrapping_sub(mask) & mask;
+                let idx = (subset.wrapping_mul(m.magic) >> m.shift) as usize;
+                table[m.offset as usize + idx] = Bitboard(
+                    ray_attacks(first_ray, i, subset)
+                        | ray_attacks(first_ray + 1, i, subset)
+                        | ray_attacks(first_ray + 2, i, subset)
+                        | ray_attacks(first_ray + 3, i, subset),
+                );
+                subset = subset.wrapping_sub(m.mask) & m.mask;
                 if subset == 0 {
                     break;
                 }
             }
-            out.push(Magic {
-                mask,
-                magic,
-                shift,
-                offset: offset as u32,
-            });
+            i += 1;
         }
-        out
-    };
-    let rook = fill(&ROOK_MAGICS, &ROOK_DIRS);
-    let bishop = fill(&BISHOP_MAGICS, &DIAGONALS);
+        slider += 1;
+    }
+    table
+};
 
-    let mut between = vec![Bitboard::EMPTY; 64 * 64];
-    let mut line = vec![Bitboard::EMPTY; 64 * 64];
-    for a in Square::all() {
-        for (dirs, _) in [(&ROOK_DIRS, 0), (&DIAGONALS, 1)] {
-            for &(df, dr) in dirs.iter() {
-                let full = slide_slow(a, 0, &[(df, dr)]) | slide_slow(a, 0, &[(-df, -dr)]);
-                let mut cur = a;
-                let mut acc = 0u64;
-                while let Some(next) = cur.offset(df, dr) {
-                    between[a.index() * 64 + next.index()] = Bitboard(acc);
-                    line[a.index() * 64 + next.index()] = Bitboard(full | 1 << a.index());
-                    acc |= 1 << next.index();
-                    cur = next;
-                }
+/// For two squares on a common line, the squares strictly between them
+/// (`between`) and the whole line edge to edge (`line`).
+const fn line_tables() -> ([[Bitboard; 64]; 64], [[Bitboard; 64]; 64]) {
+    let mut between = [[Bitboard::EMPTY; 64]; 64];
+    let mut line = [[Bitboard::EMPTY; 64]; 64];
+    let dirs = [
+        (1, 0),
+        (0, 1),
+        (-1, 0),
+        (0, -1),
+        (1, 1),
+        (-1, 1),
+        (1, -1),
+        (-1, -1),
+    ];
+    let mut a = 0;
+    while a < 64 {
+        let sq = Square::new(a as u8);
+        let mut i = 0;
+        while i < dirs.len() {
+            let (df, dr) = dirs[i];
+            let full = slide_slow(sq, 0, &[(df, dr)]) | slide_slow(sq, 0, &[(-df, -dr)]);
+            let mut cur = sq;
+            let mut acc = 0u64;
+            while let Some(next) = cur.offset(df, dr) {
+                between[a][next.index()] = Bitboard(acc);
+                line[a][next.index()] = Bitboard(full | 1 << a);
+                acc |= 1 << next.index();
+                cur = next;
             }
+            i += 1;
         }
+        a += 1;
     }
-    Tables {
-        rook,
-        bishop,
-        sliding,
-        between,
-        line,
-    }
+    (between, line)
 }
 
+const LINES: ([[Bitboard; 64]; 64], [[Bitboard; 64]; 64]) = line_tables();
+static BETWEEN: [[Bitboard; 64]; 64] = LINES.0;
+static LINE: [[Bitboard; 64]; 64] = LINES.1;
+
 #[inline]
-fn magic_lookup(t: &Tables, m: &Magic, occupied: Bitboard) -> Bitboard {
+fn magic_lookup(m: &Magic, occupied: Bitboard) -> Bitboard {
     let idx = ((occupied.0 & m.mask).wrapping_mul(m.magic) >> m.shift) as usize;
-    // SAFETY-free: the index is < 2^(64-shift) by construction, so a bounds
-    // check here can never fail; it stays for simplicity.
-    t.sliding[m.offset as usize + idx]
+    // The index is < 2^(64-shift) by construction, so the bounds check
+    // here never fails.
+    SLIDING[m.offset as usize + idx]
 }
 
 /// The squares a Rook on `sq` reaches given the occupied squares:
 /// along ranks and files up to and including the first piece (2.1).
 #[inline]
 pub fn rook_attacks(sq: Square, occupied: Bitboard) -> Bitboard {
-    let t = &*TABLES;
-    magic_lookup(t, &t.rook[sq.index()], occupied)
+    magic_lookup(&ROOK[sq.index()], occupied)
 }
 
 /// The squares a Bishop on `sq` reaches given the occupied squares:
 /// along diagonals up to and including the first piece (2.1).
 #[inline]
 pub fn bishop_attacks(sq: Square, occupied: Bitboard) -> Bitboard {
-    let t = &*TABLES;
-    magic_lookup(t, &t.bishop[sq.index()], occupied)
+    magic_lookup(&BISHOP[sq.index()], occupied)
 }
 
 /// The squares a Queen on `sq` reaches given the occupied squares:
@@ -336,13 +434,13 @@ pub fn queen_attacks(sq: Square, occupied: Bitboard) -> Bitboard {
 /// Squares strictly between `a` and `b` on a common line, else empty.
 #[inline]
 pub fn between(a: Square, b: Square) -> Bitboard {
-    TABLES.between[a.index() * 64 + b.index()]
+    BETWEEN[a.index()][b.index()]
 }
 
 /// The whole line through `a` and `b` (edge to edge), else empty.
 #[inline]
 pub fn line(a: Square, b: Square) -> Bitboard {
-    TABLES.line[a.index() * 64 + b.index()]
+    LINE[a.index()][b.index()]
 }
 
 #[cfg(test)]

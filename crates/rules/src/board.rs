@@ -107,6 +107,17 @@ impl Board {
             .find(|r| self.roles[r.index()].contains(sq))
     }
 
+    /// The role of the top piece on `sq`, which must be occupied (else
+    /// `King`): read from the role sets without a search.
+    #[inline]
+    pub(crate) fn role_on(&self, sq: Square) -> Role {
+        let mut index = 0;
+        for (i, set) in self.roles.iter().enumerate().skip(1) {
+            index |= i & (set.0 >> sq.index() & 1).wrapping_neg() as usize;
+        }
+        Role::ALL[index]
+    }
+
     /// The colour of the top piece on `sq`.
     #[inline]
     pub fn color_at(&self, sq: Square) -> Option<Color> {

@@ -1,6 +1,9 @@
 //! A position: placement, side to move, castling rights, clocks, and the
 //! rule option in force; and how a move changes it.
 
+use crate::attacks::{
+    between, bishop_attacks, bishop_rays, king_attacks, knight_attacks, rook_attacks, rook_rays,
+};
 use crate::castling::{self, CastlingRights, CastlingSide};
 use crate::explain::PlayError;
 use crate::movegen;
@@ -411,31 +414,81 @@ impl Position {
         let them = !us;
         let (from, to) = (m.from(), m.to());
         let mover = Piece::new(us, m.role());
-        let irreversible = match m.kind() {
-            MoveKind::Chess => {
-                // 4.1: a plain chess piece takes an enemy man or Tama prisoner;
-                // a Captor already holds one, so the target is removed; an
-                // enemy construct is absorbed whole.
-                // The target is read from the board, whole (a construct
-                // with its prisoner): nothing is assumed about it.
-                let target = if m.is_capture() { self.take(to) } else { None };
-                let gained = target.map(|o| o.piece.role).filter(|role| role.is_legion());
-                self.toggle(from, mover);
-                self.toggle(to, mover);
-                match self.board.prisoner_at(from) {
-                    Some(held) => {
-                        self.toggle_prisoner(from, them, held);
-                        self.toggle_prisoner(to, them, held);
-                    }
-                    None => {
-                        if let Some(role) = gained {
-                            self.toggle_prisoner(to, them, role);
-                        }
-                    }
-                }
-                self.touch_castling(from, to);
-                m.is_capture()
+        // 3.3: a side with a King never leaves it in check, so before this
+        // move nothing of ours attacks the enemy King; only a side without
+        // a King can face a waiting King in check (5.1). Then what a chess
+        // move or a step changes is enough to find the checkers.
+        let incremental = self.board.pieces(us, Role::King).any();
+        let kind = m.kind();
+        let irreversible = if kind == MoveKind::Chess {
+            self.play_chess(m, mover, them)
+        } else {
+            self.play_other(m, mover, us)
+        };
+        self.halfmove = if irreversible {
+            0
+        } else {
+            self.halfmove.saturating_add(1)
+        };
+        if us == Color::Black {
+            self.fullmove = self.fullmove.saturating_add(1);
+        }
+        self.turn = them;
+        self.hash ^= zobrist::black_to_move();
+        self.checkers = match self.board.king(them) {
+            None => Bitboard::EMPTY,
+            Some(k) if incremental && kind == MoveKind::Chess => {
+                self.checkers_after_chess_move(k, m.role(), from, to)
             }
+            Some(k) if incremental && kind == MoveKind::Step => {
+                let occ = self.board.occupied();
+                self.discovered_checkers(k, from, occ) | self.board.legion_attackers(k, us, occ)
+            }
+            Some(k) => self.board.attackers(k, us, self.board.occupied()),
+        };
+        debug_assert_eq!(self.checkers, self.compute_checkers(), "{m:?}");
+        if !self.rules.mate_ends_game && self.checkers.any() {
+            self.remove_mated_king();
+        }
+    }
+
+    /// A chess move or capture (2.1, 2.3, 4.1, 4.4); returns whether it
+    /// captured (5.3).
+    #[inline(always)]
+    fn play_chess(&mut self, m: Move, mover: Piece, them: Color) -> bool {
+        let (from, to) = (m.from(), m.to());
+        // 4.1: a plain chess piece takes an enemy man or Tama prisoner; a
+        // Captor already holds one, so the target is removed; an enemy
+        // construct is absorbed whole. The target is read from the board,
+        // whole (a construct with its prisoner): nothing is assumed about it.
+        let mut gained = None;
+        if m.is_capture() {
+            let role = self.board.role_on(to);
+            self.remove(to, Piece::new(them, role));
+            if role.is_legion() {
+                gained = Some(role);
+            }
+        }
+        self.toggle(from, mover);
+        self.toggle(to, mover);
+        if self.board.constructs().contains(from) {
+            // A construct moves with its prisoner.
+            let held = self.board.prisoner_at(from).unwrap_or(Role::Man);
+            self.toggle_prisoner(from, them, held);
+            self.toggle_prisoner(to, them, held);
+        } else if let Some(role) = gained {
+            self.toggle_prisoner(to, them, role);
+        }
+        self.touch_castling(from, to);
+        m.is_capture()
+    }
+
+    /// Castling, a Legion step or a capture series; returns whether the
+    /// move is irreversible (5.3).
+    #[inline(always)]
+    fn play_other(&mut self, m: Move, mover: Piece, us: Color) -> bool {
+        let (from, to) = (m.from(), m.to());
+        match m.kind() {
             MoveKind::Castle => {
                 let path = castling::path(us, CastlingSide::from_king_destination(to));
                 let rook = Piece::new(us, Role::Rook);
@@ -453,7 +506,7 @@ impl Position {
                 self.toggle(to, Piece::new(us, role));
                 mover.role == Role::Man
             }
-            MoveKind::Jump => {
+            MoveKind::Jump | MoveKind::Chess => {
                 self.toggle(from, mover);
                 for sq in m.captured() {
                     // 4.1 Liberation: a jumped construct loses its Captor; the
@@ -470,20 +523,49 @@ impl Position {
                 self.toggle(to, Piece::new(us, role));
                 true
             }
-        };
-        self.halfmove = if irreversible {
-            0
-        } else {
-            self.halfmove.saturating_add(1)
-        };
-        if us == Color::Black {
-            self.fullmove = self.fullmove.saturating_add(1);
         }
-        self.turn = them;
-        self.hash ^= zobrist::black_to_move();
-        self.checkers = self.compute_checkers();
-        if !self.rules.mate_ends_game && self.checkers.any() {
-            self.remove_mated_king();
+    }
+
+    /// What gives check to the King on `k` of the side now to move, after
+    /// the other side's chess move of a `role` from `from` to `to`, when
+    /// nothing of that side attacked `k` before it (3.3): the piece that
+    /// moved, a slider whose line `from` opened, a Legion threat.
+    #[inline(always)]
+    fn checkers_after_chess_move(
+        &self,
+        k: Square,
+        role: Role,
+        from: Square,
+        to: Square,
+    ) -> Bitboard {
+        let b = &self.board;
+        let occ = b.occupied();
+        let to_bb = Bitboard::from(to);
+        let open = (between(k, to) & occ).is_empty();
+        let direct = match role {
+            Role::Knight => knight_attacks(k) & to_bb,
+            Role::King => king_attacks(k) & to_bb,
+            Role::Bishop if open => bishop_rays(k) & to_bb,
+            Role::Rook if open => rook_rays(k) & to_bb,
+            Role::Queen if open => (bishop_rays(k) | rook_rays(k)) & to_bb,
+            _ => Bitboard::EMPTY,
+        };
+        let us = !self.turn;
+        direct | self.discovered_checkers(k, from, occ) | b.legion_attackers(k, us, occ)
+    }
+
+    /// The sliders of the side that just moved that attack `k` along the
+    /// line through `from`, if there is one (none can elsewhere, 3.3).
+    #[inline(always)]
+    fn discovered_checkers(&self, k: Square, from: Square, occ: Bitboard) -> Bitboard {
+        let b = &self.board;
+        let ours = b.by_color(!self.turn);
+        if rook_rays(k).contains(from) {
+            rook_attacks(k, occ) & b.rook_like() & ours
+        } else if bishop_rays(k).contains(from) {
+            bishop_attacks(k, occ) & b.bishop_like() & ours
+        } else {
+            Bitboard::EMPTY
         }
     }
 
@@ -656,6 +738,33 @@ mod tests {
             matches!(err.reason(), Illegal::NothingToJump { .. }),
             "{err}"
         );
+    }
+
+    /// `play` finds the checkers from what the move changed; they must be
+    /// those counted afresh, also in Phase 2 (5.1), where the side to
+    /// move has no King and the waiting King may already be in check.
+    #[test]
+    fn checkers_kept_by_play_are_those_counted_afresh() {
+        fn walk(p: &Position, depth: u32) {
+            let fresh = pos(&p.to_lfen());
+            assert_eq!(p.checkers(), fresh.checkers(), "{}", p.to_lfen());
+            if depth > 0 {
+                for m in p.legal_moves() {
+                    walk(&p.after(m), depth - 1);
+                }
+            }
+        }
+        for lfen in [
+            crate::INITIAL_LFEN,
+            "r2k3r/8/8/8/8/8/8/R3K2R w KQkq 0 1",
+            "2r1k2r/3b4/1qn2n2/8/8/2N2B2/1Q1B4/R3K2R w KQ 0 1",
+            // Black has lost its King; its Rook checks White's, and Black
+            // moves on (5.1).
+            "8/8/1m6/8/4r3/8/3M4/4K2n b - 0 1",
+            "3k4/2m5/8/4M3/2b5/8/5T2/R3K3 w Q 0 1",
+        ] {
+            walk(&pos(lfen), 3);
+        }
     }
 
     #[test]
