@@ -44,6 +44,10 @@ pub struct DatagenArgs {
     /// network) or linear (the tuned weights; the first data was made so).
     #[arg(long, default_value = "nnue")]
     pub eval: String,
+    /// Search with the network in this file instead (a recipe then names
+    /// the net it used even after another is built in).
+    #[arg(long, conflicts_with = "eval")]
+    pub evalfile: Option<PathBuf>,
     /// The file to append to.
     #[arg(long)]
     pub out: PathBuf,
@@ -53,7 +57,12 @@ pub fn run(a: DatagenArgs) -> Result<(), Failure> {
     if a.random_min > a.random_max {
         return Err(Failure("--random-min is above --random-max".into()));
     }
-    let options = crate::engine_cmds::options_with_eval(&a.eval)?;
+    let mut options = crate::engine_cmds::options_with_eval(&a.eval)?;
+    if let Some(path) = &a.evalfile {
+        options
+            .set_eval_file(&path.display().to_string())
+            .map_err(|e| Failure(e.to_string()))?;
+    }
     let plan = Plan {
         games: a.games,
         nodes: a.nodes,

@@ -131,12 +131,14 @@ pub fn run(a: TrainArgs) -> Result<(), Failure> {
     });
     bar.finish_and_clear();
     let description = format!(
-        "legion train --epochs {} --batch {} --lr {} --lambda {} --seed {}{} on {} positions ({}); last held-out loss {}",
+        "legion train --epochs {} --batch {} --lr {} --lambda {} --seed {} --buckets {} --scale {}{} on {} positions ({}); last held-out loss {}",
         a.epochs,
         a.batch,
         a.lr,
         a.lambda,
         a.seed,
+        a.buckets,
+        a.scale,
         a.games.map_or(String::new(), |n| format!(" --games {n}")),
         train_set.len(),
         a.data

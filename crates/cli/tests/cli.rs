@@ -229,7 +229,37 @@ fn datagen_then_train_then_play_with_the_net() {
     ]);
     assert!(o.status.success(), "{}", stderr(&o));
     assert!(stdout(&o).contains("games 2:"), "{}", stdout(&o));
+    // The next generation's data, made with that net by its file.
+    let next = dir.join("next.txt");
+    let o = legion(&[
+        "datagen",
+        "--games",
+        "1",
+        "--nodes",
+        "300",
+        "--max-plies",
+        "20",
+        "--evalfile",
+        n,
+        "--out",
+        next.to_str().unwrap(),
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let text = std::fs::read_to_string(&next).unwrap();
+    assert!(text.ends_with("# game 0\n"), "{text}");
 
+    assert_one_line_error(
+        &legion(&["datagen", "--evalfile", "/nonexistent/x.nnue", "--out", d]),
+        "/nonexistent/x.nnue",
+    );
+    assert_one_line_error(
+        &legion(&["train", "--data", d, "--out", n, "--buckets", "9"]),
+        "--buckets must be between 1 and 8",
+    );
+    assert_one_line_error(
+        &legion(&["train", "--data", d, "--out", n, "--scale", "0"]),
+        "--scale must be between 1 and 4000",
+    );
     assert_one_line_error(
         &legion(&["datagen", "--eval", "best", "--out", d]),
         "unknown evaluation 'best'",
