@@ -7,24 +7,33 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-cargo fmt --all -- --check
-cargo clippy --workspace --all-targets --locked -- -D warnings
-cargo test --workspace --locked
+# Each step says how long it took, so that a slow run shows where.
+START=$(date +%s)
+step() {
+  local t
+  t=$(date +%s)
+  "$@"
+  echo "test.sh: $(( $(date +%s) - t ))s (total $(( $(date +%s) - START ))s): $*" >&2
+}
+
+step cargo fmt --all -- --check
+step cargo clippy --workspace --all-targets --locked -- -D warnings
+step cargo test --workspace --locked
 # The slow tests, marked #[ignore] so that a plain `cargo test` stays quick:
 # the load, soak and fairness tests of the server and the kill -9 crash
 # test, one at a time so that their timings mean something.
-cargo test --locked -p legion-server --test load --test soak -- --ignored --test-threads=1
-cargo test --locked -p legion-cli --test crash -- --ignored --test-threads=1
+step cargo test --locked -p legion-server --test load --test soak -- --ignored --test-threads=1
+step cargo test --locked -p legion-cli --test crash -- --ignored --test-threads=1
 # The storage tests and the server's API tests again on PostgreSQL: a
 # throwaway server (Debian's package), started and removed by the script.
-scripts/with-postgres.sh env LEGION_TEST_BACKEND=postgres \
+step scripts/with-postgres.sh env LEGION_TEST_BACKEND=postgres \
   cargo test --locked -p legion-server --test storage --test api --test hosting --test languages --test cluster
 # Three `legion serve` processes on one PostgreSQL, 200 games, one server
 # killed with SIGKILL mid-run (crates/cli/tests/cluster.rs).
-scripts/with-postgres.sh \
+step scripts/with-postgres.sh \
   cargo test --locked -p legion-cli --test cluster -- --ignored --test-threads=1 three_servers
-cargo test -p legion-rules --bench perft --locked -- --quick
+step cargo test -p legion-rules --bench perft --locked -- --quick
 
 # The web app in a real browser (installs Debian's Chromium and the pinned
 # Playwright on first run).
-bash e2e/run.sh
+step bash e2e/run.sh
