@@ -36,7 +36,15 @@ quietly npm-ci npm ci --no-audit --no-fund
 quietly tsc npx --no-install tsc -p tsconfig.json
 quietly tsc-strict npx --no-install tsc -p tsconfig.strict.json
 
-(cd "$ROOT" && quietly cargo cargo build --release -p legion-cli --locked)
+# The binary under test: LEGION_BIN if given (scripts/test.sh passes the one
+# its `cargo test` already built, to spare CI a second full build), else the
+# release binary, built here if out of date.
+if [ -n "${LEGION_BIN:-}" ]; then
+  [ -x "$LEGION_BIN" ] || { echo "e2e: LEGION_BIN=$LEGION_BIN is not an executable" >&2; exit 1; }
+  export LEGION_BIN="$(cd "$(dirname "$LEGION_BIN")" && pwd)/$(basename "$LEGION_BIN")"
+else
+  (cd "$ROOT" && quietly cargo cargo build --release -p legion-cli --locked)
+fi
 
 start=$(date +%s)
 status=0
@@ -47,10 +55,26 @@ secs=$(( $(date +%s) - start ))
 # The closing line: counts from the JSON report.
 summary=$(node -e '
   const fs = require("fs");
-  let s = {};
-  try { s = JSON.parse(fs.readFileSync(process.argv[1], "utf8")).stats || {}; } catch {}
+  let report = {};
+  try { report = JSON.parse(fs.readFileSync(process.argv[1], "utf8")); } catch {}
+  const s = report.stats || {};
   const failed = (s.unexpected || 0) + (s.flaky || 0);
-  console.log(`${s.expected || 0} passed, ${failed} failed` + (s.skipped ? `, ${s.skipped} skipped` : ""));
+  // The slowest tests, so that a run that grew shows which.
+  const times = [];
+  const walk = (suite, file) => {
+    for (const spec of suite.specs || []) {
+      for (const t of spec.tests || []) {
+        const ms = (t.results || []).reduce((a, r) => a + (r.duration || 0), 0);
+        times.push([ms, `${file}: ${spec.title}`]);
+      }
+    }
+    for (const child of suite.suites || []) walk(child, file);
+  };
+  for (const suite of report.suites || []) walk(suite, suite.file || suite.title);
+  times.sort((a, b) => b[0] - a[0]);
+  const slowest = times.slice(0, 3).map(([ms, name]) => `${name} ${(ms / 1000).toFixed(1)}s`).join("; ");
+  console.log(`${s.expected || 0} passed, ${failed} failed` + (s.skipped ? `, ${s.skipped} skipped` : "") +
+    (slowest ? `; slowest: ${slowest}` : ""));
 ' "$LOG/results.json")
 
 if [ "$status" -ne 0 ]; then
