@@ -4,6 +4,10 @@
 # binary (built if out of date), then the tests. Quiet on success: one
 # closing line. On failure it prints what failed and exits non-zero.
 set -euo pipefail
+# A relative LEGION_BIN names a file from where the script was called.
+if [ -n "${LEGION_BIN:-}" ] && [ "${LEGION_BIN#/}" = "$LEGION_BIN" ]; then
+  LEGION_BIN="$PWD/$LEGION_BIN"
+fi
 cd "$(dirname "$0")"
 E2E="$PWD"
 ROOT="$(cd .. && pwd)"
@@ -41,7 +45,7 @@ quietly tsc-strict npx --no-install tsc -p tsconfig.strict.json
 # release binary, built here if out of date.
 if [ -n "${LEGION_BIN:-}" ]; then
   [ -x "$LEGION_BIN" ] || { echo "e2e: LEGION_BIN=$LEGION_BIN is not an executable" >&2; exit 1; }
-  export LEGION_BIN="$(cd "$(dirname "$LEGION_BIN")" && pwd)/$(basename "$LEGION_BIN")"
+  export LEGION_BIN
 else
   (cd "$ROOT" && quietly cargo cargo build --release -p legion-cli --locked)
 fi
