@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The end-to-end browser tests, as CI runs them: Debian's Chromium (installed
 # if missing), the pinned Playwright (no browser download), the release
-# binary (built if out of date), then the tests. Quiet on success: one
+# binary (built if out of date; or LEGION_BIN), then the tests. Quiet on success: one
 # closing line. On failure it prints what failed and exits non-zero.
 set -euo pipefail
 # A relative LEGION_BIN names a file from where the script was called.
