@@ -47,7 +47,7 @@ pub struct DatagenArgs {
     /// Search with the network in this file instead (a recipe then names
     /// the net it used even after another is built in).
     #[arg(long, conflicts_with = "eval")]
-    pub evalfile: Option<PathBuf>,
+    pub evalfile: Option<String>,
     /// The file to append to.
     #[arg(long)]
     pub out: PathBuf,
@@ -58,9 +58,11 @@ pub fn run(a: DatagenArgs) -> Result<(), Failure> {
         return Err(Failure("--random-min is above --random-max".into()));
     }
     let mut options = crate::engine_cmds::options_with_eval(&a.eval)?;
+    // As the match runner's `evalfile=` and the protocol's EvalFile: the
+    // path as given, never a lossy rendering of it.
     if let Some(path) = &a.evalfile {
         options
-            .set_eval_file(&path.display().to_string())
+            .set_eval_file(path)
             .map_err(|e| Failure(e.to_string()))?;
     }
     let plan = Plan {
