@@ -30,7 +30,7 @@ pub fn run(a: MigrateArgs) -> Result<(), Failure> {
                 .map_err(|e| Failure(e.to_string()))?
                 .progress_chars("=> "),
         );
-        let r = legion_server::migrate::copy(&from, &to, |phase, done, total| {
+        let r = legion_server::store::migrate::copy(&from, &to, |phase, done, total| {
             bar.set_message(phase.to_string());
             bar.set_length(total);
             bar.set_position(done);

@@ -5,45 +5,30 @@
 
 #![forbid(unsafe_code)]
 
-pub mod analysis;
-pub mod api;
-pub mod assets;
-pub mod cache;
-pub mod clock;
-mod cluster;
+// The folders are the server's layers: `http` (the edge: routes, sockets,
+// guards, limits, the one API error), `games` (the game core: live games,
+// seats, clocks, offers, records, and how servers keep them in step),
+// `engine` (engine work: the pool, game moves, analyses), `store` (both
+// databases and copying between them), `i18n` (words in every language).
 pub mod engine;
-pub mod error;
-pub mod guard;
-pub mod hub;
+pub mod games;
+pub mod http;
 pub mod i18n;
-pub mod ids;
-pub mod limits;
-pub mod live;
-mod logs;
 pub mod metrics;
-pub mod migrate;
-pub mod model;
-pub mod offers;
-pub mod pool;
-pub mod reading;
-pub mod record;
-pub mod seats;
 pub mod store;
-pub mod view;
-mod ws;
 
 use std::net::SocketAddr;
 use std::path::PathBuf;
 use std::sync::Arc;
 use std::time::Duration;
 
-pub use guard::Site;
-pub use hub::Hub;
-pub use limits::Limits;
+pub use games::hub::Hub;
+pub use http::guard::Site;
+pub use http::limits::Limits;
 
-use api::App;
-use limits::{Rate, Sockets};
-use pool::EnginePool;
+use engine::pool::EnginePool;
+use http::api::{self, App};
+use http::limits::{Rate, Sockets};
 use store::{Store, StoreError};
 use tokio::sync::watch;
 

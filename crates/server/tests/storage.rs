@@ -4,8 +4,8 @@
 
 mod common;
 
-use legion_server::clock::Clock;
-use legion_server::model::{Declared, Mode, Side};
+use legion_server::games::clock::Clock;
+use legion_server::games::model::{Declared, Mode, Side};
 use legion_server::store::{GameRow, Store, StoreError, Write};
 
 fn row(id: &str) -> GameRow {
@@ -185,7 +185,7 @@ async fn an_unknown_word_in_the_database_is_an_error_not_a_default() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn migrating_copies_and_checks_every_game() {
-    use legion_server::migrate::{MigrateError, copy};
+    use legion_server::store::migrate::{MigrateError, copy};
     let dir = tempfile::tempdir().unwrap();
     let from = Store::open(&dir.path().join("from.db").display().to_string())
         .await

@@ -4,11 +4,12 @@
 //! is acknowledged; the schema of each is versioned and migrated when the
 //! server starts.
 
+pub mod migrate;
 mod postgres;
 mod sqlite;
 
-use crate::clock::Clock;
-use crate::model::{Declared, Mode, Side};
+use crate::games::clock::Clock;
+use crate::games::model::{Declared, Mode, Side};
 
 pub use postgres::{CHANNEL, PgStore};
 pub use sqlite::SqliteStore;

@@ -9,7 +9,7 @@ use sqlx::postgres::{PgPool, PgPoolOptions, PgRow};
 use sqlx::{AssertSqlSafe, Postgres, Row, Transaction};
 
 use super::{COLUMNS, Exported, GameRow, RawRow, StoreError, Write};
-use crate::model::{Declared, Side};
+use crate::games::model::{Declared, Side};
 
 pub struct PgStore {
     pool: PgPool,
@@ -50,7 +50,7 @@ const MIGRATIONS: &[&str] = &[
         PRIMARY KEY (game_id, ply)
     );
     CREATE INDEX games_deadline ON games(deadline_ms) WHERE deadline_ms IS NOT NULL;",
-    // 2: the engine's analysis of a finished game (JSON, crate::analysis).
+    // 2: the engine's analysis of a finished game (JSON, crate::engine::analysis).
     "CREATE TABLE analyses (
         game_id TEXT PRIMARY KEY REFERENCES games(id),
         report TEXT NOT NULL

@@ -9,7 +9,7 @@ use std::sync::{Arc, Mutex};
 use rusqlite::{Connection, OptionalExtension, params};
 
 use super::{COLUMNS, Exported, GameRow, RawRow, StoreError, Write};
-use crate::model::{Declared, Side};
+use crate::games::model::{Declared, Side};
 
 struct Job {
     write: Write,
@@ -63,7 +63,7 @@ const MIGRATIONS: &[&str] = &[
     // 3: rematches.
     "ALTER TABLE games ADD COLUMN rematch_offer TEXT;
     ALTER TABLE games ADD COLUMN rematch TEXT;",
-    // 4: the engine's analysis of a finished game (JSON, crate::analysis).
+    // 4: the engine's analysis of a finished game (JSON, crate::engine::analysis).
     "CREATE TABLE analyses (
         game_id TEXT PRIMARY KEY REFERENCES games(id),
         report TEXT NOT NULL

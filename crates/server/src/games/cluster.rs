@@ -19,10 +19,10 @@ use std::time::Duration;
 use legion_rules::Move;
 use sqlx::postgres::PgListener;
 
-use crate::cache::Handle;
-use crate::hub::Hub;
-use crate::live::Live;
-use crate::pool::{PoolError, Ticket};
+use crate::engine::pool::{PoolError, Ticket};
+use crate::games::cache::Handle;
+use crate::games::hub::Hub;
+use crate::games::live::Live;
 use crate::store::{CHANNEL, Store};
 
 /// How long a claim on an engine move lasts without renewal: a server that
@@ -120,7 +120,11 @@ impl Hub {
         }
     }
 
-    async fn take_engine_job(self: &Arc<Self>, id: &str, ply: i64) -> crate::error::ApiResult<()> {
+    async fn take_engine_job(
+        self: &Arc<Self>,
+        id: &str,
+        ply: i64,
+    ) -> crate::http::error::ApiResult<()> {
         let handle = self.get(id).await?;
         let mut g = self.fresh(&handle).await?;
         if g.engine_thinking {
@@ -175,7 +179,7 @@ impl Hub {
         handle: &Handle,
         version: i64,
         added: Option<(usize, String)>,
-    ) -> crate::error::ApiResult<()> {
+    ) -> crate::http::error::ApiResult<()> {
         if let Some((ply, text)) = added
             && version == g.row.version + 1
             && ply == g.played()
@@ -184,7 +188,7 @@ impl Hub {
             && g.take_move(row, &text).is_ok()
         {
             self.metrics.moves_heard.inc();
-            g.publish(true, crate::ids::now_ms(), self.first_move_ms);
+            g.publish(true, crate::games::ids::now_ms(), self.first_move_ms);
             if g.engine_to_move() && !g.engine_thinking {
                 self.start_engine(g, handle).await;
             }

@@ -14,8 +14,8 @@ use axum::http::request::Parts;
 use governor::clock::{Clock, DefaultClock};
 use governor::{DefaultKeyedRateLimiter, Quota, RateLimiter};
 
-use crate::error::{ApiError, ApiResult};
-use crate::pool::ClientKey;
+use crate::engine::pool::ClientKey;
+use crate::http::error::{ApiError, ApiResult};
 
 /// The limits a host may set (`legion serve` options; docs/HOSTING.md).
 #[derive(Clone, Debug)]

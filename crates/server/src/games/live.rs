@@ -13,13 +13,13 @@ use serde::Serialize;
 use serde_json::value::RawValue;
 use tokio::sync::broadcast;
 
-use crate::clock::ClockView;
+use crate::engine::pool::ClientKey;
+use crate::games::clock::ClockView;
+use crate::games::model::{Declared, Mode, Side, Status};
+use crate::games::seats::Seat;
+use crate::games::view;
 use crate::i18n;
-use crate::model::{Declared, Mode, Side, Status};
-use crate::pool::ClientKey;
-use crate::seats::Seat;
 use crate::store::GameRow;
-use crate::view;
 
 /// A JSON text made once and sent many times.
 pub type Json = Box<RawValue>;

@@ -3,16 +3,16 @@
 
 use std::sync::Arc;
 
-use crate::clock::Clock;
-use crate::error::{ApiError, ApiResult};
-use crate::hub::{Hub, conflict, must_be_active, seated};
+use crate::engine::pool::ClientKey;
+use crate::games::clock::Clock;
+use crate::games::hub::{Hub, conflict, must_be_active, seated};
+use crate::games::ids::now_ms;
+use crate::games::ids::random_id;
+use crate::games::live::{Json, Live};
+use crate::games::model::{Declared, Mode, Side, Status};
+use crate::games::seats::Seat;
+use crate::http::error::{ApiError, ApiResult};
 use crate::i18n::Text;
-use crate::ids::now_ms;
-use crate::ids::random_id;
-use crate::live::{Json, Live};
-use crate::model::{Declared, Mode, Side, Status};
-use crate::pool::ClientKey;
-use crate::seats::Seat;
 use crate::store::GameRow;
 
 /// An answer to an offer.

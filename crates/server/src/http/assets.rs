@@ -63,9 +63,9 @@ fn content_type(name: &str) -> &'static str {
     }
 }
 
-pub const RULES_MD: &str = include_str!("../../../docs/RULES.md");
+pub const RULES_MD: &str = include_str!("../../../../docs/RULES.md");
 /// The Russian translation (docs/RULES.md is the authority).
-pub const RULES_RU_MD: &str = include_str!("../../../docs/RULES.ru.md");
+pub const RULES_RU_MD: &str = include_str!("../../../../docs/RULES.ru.md");
 
 fn markdown(md: &str) -> String {
     let mut options = pulldown_cmark::Options::empty();

@@ -99,19 +99,19 @@ impl ApiError {
             other => ApiError::cited(
                 other.rule(),
                 other.to_string(),
-                crate::reading::typed_move(other),
+                crate::i18n::reading::typed_move(other),
             ),
         }
     }
 
     /// A position that cannot be read (6.2 and the rules it breaks).
     pub fn bad_lfen(e: &legion_rules::LfenError) -> ApiError {
-        ApiError::cited(e.rule(), e.to_string(), crate::reading::lfen(e))
+        ApiError::cited(e.rule(), e.to_string(), crate::i18n::reading::lfen(e))
     }
 
     /// A game record that cannot be read (6.5).
     pub fn bad_record(e: &legion_rules::record::RecordError) -> ApiError {
-        ApiError::cited(e.rule(), e.to_string(), crate::reading::record(e))
+        ApiError::cited(e.rule(), e.to_string(), crate::i18n::reading::record(e))
     }
 
     pub fn bad_request(message: impl Into<String>) -> ApiError {
@@ -171,7 +171,7 @@ impl ApiError {
             ApiError::Refused { message, rule, .. } => (message.as_str(), rule.as_deref(), None),
             ApiError::RateLimited { message, .. } => (message.as_str(), None, None),
             ApiError::Internal(detail) => {
-                let id = crate::ids::random_id(12);
+                let id = crate::games::ids::random_id(12);
                 tracing::error!(error_id = %id, "{detail}");
                 return serde_json::json!({"error": "internal error", "id": id});
             }

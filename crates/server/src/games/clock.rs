@@ -5,7 +5,7 @@
 
 use serde::Serialize;
 
-use crate::model::Side;
+use crate::games::model::Side;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Clock {

@@ -9,16 +9,16 @@ use legion_engine::search::history;
 use legion_engine::{Config, Engine, Limits, Options, Outcome, Table, search};
 use legion_rules::{Move, Position};
 
-use crate::cache::Handle;
+use crate::games::cache::Handle;
 use axum::http::StatusCode;
 
-use crate::error::{ApiError, ApiResult};
-use crate::hub::Hub;
+use crate::engine::pool::{ClientKey, PoolError, Priority};
+use crate::games::hub::Hub;
+use crate::games::ids::now_ms;
+use crate::games::live::Live;
+use crate::games::model::Side;
+use crate::http::error::{ApiError, ApiResult};
 use crate::i18n::{self, Text};
-use crate::ids::now_ms;
-use crate::live::Live;
-use crate::model::Side;
-use crate::pool::{ClientKey, PoolError, Priority};
 
 /// Hash table of one game move's search, MB.
 const GAME_TABLE_MB: usize = 8;

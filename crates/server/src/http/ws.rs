@@ -16,11 +16,11 @@ use serde_json::json;
 use tokio::sync::broadcast::error::RecvError;
 use tokio::time::Instant;
 
-use crate::api::{App, MAX_MOVE};
-use crate::cache::Handle;
+use crate::games::cache::Handle;
+use crate::games::seats::seat_of;
+use crate::http::api::{App, MAX_MOVE};
+use crate::http::limits::{Client, SocketPlace};
 use crate::i18n::Lang;
-use crate::limits::{Client, SocketPlace};
-use crate::seats::seat_of;
 
 /// Largest message a client may send; larger ones close the socket (1009).
 pub const MAX_MESSAGE: usize = 4 * 1024;
@@ -239,7 +239,7 @@ impl Session {
             }
             ClientMessage::Move { mv, ply } => {
                 if mv.len() > MAX_MOVE {
-                    let e = crate::api::move_too_long();
+                    let e = crate::http::api::move_too_long();
                     return Next::Reply(error(
                         e.body_in(self.lang)["error"].as_str().unwrap_or_default(),
                     ));

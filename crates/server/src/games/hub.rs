@@ -12,20 +12,20 @@ use std::time::Duration;
 use legion_rules::notation::{canonical, parse_move};
 use legion_rules::{Game, Position, Rules};
 
-use crate::cache::{GameCache, Handle};
-use crate::clock::Clock;
+use crate::games::cache::{GameCache, Handle};
+use crate::games::clock::Clock;
 use axum::http::StatusCode;
 
-use crate::error::{ApiError, ApiResult};
+use crate::engine::pool::{ClientKey, EnginePool};
+use crate::games::ids::{now_ms, random_id};
+use crate::games::live::{Change, Json, Live, apply_declared, derive, rebuild};
+use crate::games::model::{Declared, Mode, Side, Status};
+use crate::games::seats::{Seat, TOKEN_LEN, open_side, seat_of};
+use crate::games::view;
+use crate::http::error::{ApiError, ApiResult};
 use crate::i18n::{Arg, Text};
-use crate::ids::{now_ms, random_id};
-use crate::live::{Change, Json, Live, apply_declared, derive, rebuild};
 use crate::metrics::Metrics;
-use crate::model::{Declared, Mode, Side, Status};
-use crate::pool::{ClientKey, EnginePool};
-use crate::seats::{Seat, TOKEN_LEN, open_side, seat_of};
 use crate::store::{GameRow, Store, Write};
-use crate::view;
 
 /// The client of work the server does by itself (a restart's resumed
 /// engine move, the sweep).
@@ -41,7 +41,7 @@ pub struct Hub {
     pub(crate) first_move_ms: i64,
     pub(crate) metrics: Arc<Metrics>,
     /// Whole-game analyses under way.
-    pub(crate) running: crate::analysis::Running,
+    pub(crate) running: crate::engine::analysis::Running,
     /// This server's name among those sharing a database (engine claims).
     pub(crate) node: String,
 }
@@ -351,7 +351,7 @@ impl Hub {
             g.row.invite.clone().ok_or_else(|| {
                 ApiError::said(StatusCode::FORBIDDEN, Text::new("server.no_invite"))
             })?;
-        if !crate::ids::same_secret(&code, invite) {
+        if !crate::games::ids::same_secret(&code, invite) {
             return Err(ApiError::said(
                 StatusCode::FORBIDDEN,
                 Text::new("server.wrong_invite"),

@@ -7,7 +7,7 @@ use std::collections::HashMap;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard};
 
-use crate::live::Live;
+use crate::games::live::Live;
 
 pub type Handle = Arc<tokio::sync::Mutex<Live>>;
 
@@ -106,14 +106,14 @@ fn is_idle(h: &Handle) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::model::Mode;
+    use crate::games::model::Mode;
     use crate::store::GameRow;
     use std::net::{IpAddr, Ipv4Addr};
 
     fn live(id: &str) -> Live {
         let mut row = GameRow::new(id, Mode::Local, "default", legion_rules::INITIAL_LFEN, 0);
         row.started_ms = Some(0);
-        crate::live::rebuild(row, &[], IpAddr::V4(Ipv4Addr::LOCALHOST)).unwrap()
+        crate::games::live::rebuild(row, &[], IpAddr::V4(Ipv4Addr::LOCALHOST)).unwrap()
     }
 
     #[test]

@@ -4,9 +4,9 @@ use std::sync::Arc;
 
 use legion_rules::Record;
 
-use crate::error::ApiResult;
-use crate::hub::Hub;
-use crate::model::Side;
+use crate::games::hub::Hub;
+use crate::games::model::Side;
+use crate::http::error::ApiResult;
 
 /// `YYYY.MM.DD` of a unix time in ms (UTC), as game records write dates.
 pub fn date_of(ms: i64) -> String {

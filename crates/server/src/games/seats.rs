@@ -5,8 +5,8 @@
 
 use serde::Serialize;
 
-use crate::ids::same_secret;
-use crate::model::Side;
+use crate::games::ids::same_secret;
+use crate::games::model::Side;
 use crate::store::GameRow;
 
 /// What a token may do in a game.
@@ -76,7 +76,7 @@ pub fn open_side(row: &GameRow) -> Option<Side> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::model::Mode;
+    use crate::games::model::Mode;
 
     fn row(w: Option<&str>, b: Option<&str>) -> GameRow {
         let mut r = GameRow::new("g", Mode::Friend, "default", legion_rules::INITIAL_LFEN, 0);

@@ -18,11 +18,11 @@ use legion_rules::notation::{canonical, human};
 use legion_rules::{Game, Move, Position};
 use serde::{Deserialize, Serialize};
 
-use crate::error::{ApiError, ApiResult};
-use crate::hub::{Hub, SERVER, conflict};
+use crate::engine::pool::Priority;
+use crate::games::hub::{Hub, SERVER, conflict};
+use crate::games::model::Status;
+use crate::http::error::{ApiError, ApiResult};
 use crate::i18n::Text;
-use crate::model::Status;
-use crate::pool::Priority;
 
 /// Nodes searched per position: about a tenth of a second here.
 pub const NODES_PER_POSITION: u64 = 150_000;

@@ -21,16 +21,18 @@ use serde_json::value::RawValue;
 use serde_json::{Value, json};
 use tokio::sync::watch;
 
-use crate::error::{ApiError, ApiResult};
-use crate::guard::{Edge, Site};
-use crate::hub::{Hub, NewGame};
+use crate::games::hub::{Hub, NewGame};
+use crate::games::live::rules_of;
+use crate::games::model::{Mode, Side};
+use crate::games::offers::Action;
+use crate::games::seats::Seat;
+use crate::games::view;
+use crate::http::error::{ApiError, ApiResult};
+use crate::http::guard::{Edge, Site};
+use crate::http::limits::{Client, Limits, Rate, Sockets};
+use crate::http::{assets, ws};
+use crate::i18n::reading;
 use crate::i18n::{self, Lang};
-use crate::limits::{Client, Limits, Rate, Sockets};
-use crate::live::rules_of;
-use crate::model::{Mode, Side};
-use crate::offers::Action;
-use crate::seats::Seat;
-use crate::{assets, reading, view, ws};
 
 pub const MAX_BODY: usize = 64 * 1024;
 /// Longest move text accepted, over HTTP and WebSocket alike.
@@ -120,9 +122,9 @@ pub fn router(app: App, site: Site) -> Router {
         .layer(DefaultBodyLimit::max(MAX_BODY))
         .layer(axum::middleware::from_fn_with_state(
             edge,
-            crate::guard::edge,
+            crate::http::guard::edge,
         ))
-        .layer(crate::logs::layer())
+        .layer(crate::http::logs::layer())
         .with_state(app)
 }
 
@@ -253,7 +255,7 @@ struct CreatedBody<'a> {
 }
 
 fn random_side() -> Side {
-    if crate::ids::random_id(1).as_bytes()[0].is_multiple_of(2) {
+    if crate::games::ids::random_id(1).as_bytes()[0].is_multiple_of(2) {
         Side::White
     } else {
         Side::Black

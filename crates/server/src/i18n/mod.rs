@@ -10,6 +10,8 @@
 //! `{name:or}` and `{name:and}` join it with commas and a last "or" or
 //! "and"; `{name:placed}` is a piece on its square.
 
+pub mod reading;
+
 use std::collections::HashMap;
 use std::sync::LazyLock;
 
@@ -20,7 +22,7 @@ use legion_rules::{Color, Role, Square};
 use serde::Serialize;
 use serde_json::{Map, Value, json};
 
-use crate::model::{Declared, Side};
+use crate::games::model::{Declared, Side};
 
 tokio::task_local! {
     /// The language of the request being answered (set by the edge).
@@ -162,7 +164,7 @@ impl Text {
 }
 
 fn load(file: &str) -> HashMap<String, String> {
-    let bytes = crate::assets::get(file).map_or(&b"{}"[..], |(b, _)| b);
+    let bytes = crate::http::assets::get(file).map_or(&b"{}"[..], |(b, _)| b);
     // The files are checked by the tests; a broken one shows keys.
     serde_json::from_slice(bytes).unwrap_or_else(|e| {
         tracing::error!("translation file {file} is not valid JSON: {e}");

@@ -10,9 +10,9 @@ use axum::http::{HeaderMap, HeaderValue, Method, StatusCode, header};
 use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
 
-use crate::error::ApiError;
+use crate::http::error::ApiError;
+use crate::http::limits::BehindProxy;
 use crate::i18n::Lang;
-use crate::limits::BehindProxy;
 use crate::metrics::{Metrics, StatusLabel};
 
 /// Longest request line (path and query) served.

@@ -1,0 +1,7 @@
+//! The engine's work for the server: one pool of search threads
+//! (`pool`), and what is searched in it: game moves and draw decisions
+//! (`work`), and whole-game analyses (`analysis`).
+
+pub mod analysis;
+pub mod pool;
+pub mod work;

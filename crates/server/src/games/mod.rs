@@ -1,0 +1,17 @@
+//! The game core: live games and every action on them (`hub`), knowing
+//! nothing of HTTP. A game in memory (`live`) and the bounded cache of them
+//! (`cache`), seats, clocks, offers, records, the words of a game
+//! (`model`), its JSON views (`view`), ids and secrets (`ids`), and how
+//! several servers keep their copies in step (`cluster`).
+
+pub mod cache;
+pub mod clock;
+pub(crate) mod cluster;
+pub mod hub;
+pub mod ids;
+pub mod live;
+pub mod model;
+pub mod offers;
+pub mod record;
+pub mod seats;
+pub mod view;

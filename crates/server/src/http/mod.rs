@@ -1,0 +1,11 @@
+//! The HTTP and WebSocket edge: routes, the game socket, the guards every
+//! request passes (hosts, origins, headers), rate limits and socket caps,
+//! the one API error built from the core's refusals, and the built-in pages.
+
+pub mod api;
+pub mod assets;
+pub mod error;
+pub mod guard;
+pub mod limits;
+pub(crate) mod logs;
+pub(crate) mod ws;
