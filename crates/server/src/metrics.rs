@@ -24,6 +24,9 @@ pub struct Metrics {
     pub moves_heard: Counter,
     /// Times the announcements were lost and the watched games read again.
     pub resyncs: Counter,
+    /// Announcements of other servers that could not be read (each one
+    /// followed by reading the watched games again).
+    pub unreadable_announcements: Counter,
     pub games_in_memory: Gauge,
     pub engine_waiting: Gauge,
     pub engine_running: Gauge,
@@ -40,6 +43,7 @@ impl Default for Metrics {
             reloads: Counter::default(),
             moves_heard: Counter::default(),
             resyncs: Counter::default(),
+            unreadable_announcements: Counter::default(),
             games_in_memory: Gauge::default(),
             engine_waiting: Gauge::default(),
             engine_running: Gauge::default(),
@@ -67,6 +71,11 @@ impl Default for Metrics {
             "announcement_resyncs",
             "Times the other servers' announcements were lost and watched games read again",
             m.resyncs.clone(),
+        );
+        registry.register(
+            "unreadable_announcements",
+            "Announcements of other servers that could not be read (watched games read again)",
+            m.unreadable_announcements.clone(),
         );
         registry.register(
             "games_in_memory",

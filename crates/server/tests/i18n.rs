@@ -13,19 +13,24 @@ fn dictionary(lang: &str) -> BTreeMap<String, String> {
     serde_json::from_str(&text).unwrap_or_else(|e| panic!("{lang}.json: {e}"))
 }
 
+/// Every file ending in `ext` under `dir`, in its folders too.
 fn files(dir: &str, ext: &str) -> Vec<(String, String)> {
-    let mut out: Vec<(String, String)> = std::fs::read_dir(dir)
-        .unwrap()
-        .filter_map(Result::ok)
-        .map(|e| e.path())
-        .filter(|p| p.extension().is_some_and(|x| x == ext))
-        .map(|p| {
-            (
-                p.display().to_string(),
-                std::fs::read_to_string(&p).unwrap(),
-            )
-        })
-        .collect();
+    let mut out = Vec::new();
+    let mut folders = vec![std::path::PathBuf::from(dir)];
+    while let Some(folder) = folders.pop() {
+        for p in std::fs::read_dir(&folder)
+            .unwrap()
+            .filter_map(Result::ok)
+            .map(|e| e.path())
+        {
+            if p.is_dir() {
+                folders.push(p);
+            } else if p.extension().is_some_and(|x| x == ext) {
+                let text = std::fs::read_to_string(&p).unwrap();
+                out.push((p.display().to_string(), text));
+            }
+        }
+    }
     out.sort();
     out
 }

@@ -5,14 +5,29 @@
 mod common;
 
 use legion_server::games::clock::Clock;
+use legion_server::games::ids::{GameId, SeatToken, SecretHash};
 use legion_server::games::model::{Declared, Mode, Side};
 use legion_server::store::{GameRow, Store, StoreError, Write};
 
-fn row(id: &str) -> GameRow {
-    let mut r = GameRow::new(id, Mode::Friend, "default", legion_rules::INITIAL_LFEN, 1);
+fn id(s: &str) -> GameId {
+    GameId::parse(s).unwrap()
+}
+
+fn secret(s: &str) -> SecretHash {
+    SeatToken::parse(s).unwrap().hash()
+}
+
+fn row(name: &str) -> GameRow {
+    let mut r = GameRow::new(
+        &id(name),
+        Mode::Friend,
+        "default",
+        legion_rules::INITIAL_LFEN,
+        1,
+    );
     r.level = Some(7);
-    r.white_token = Some("w".into());
-    r.invite = Some("inv".into());
+    r.white_seat = Some(secret("w"));
+    r.invite = Some(secret("inv"));
     r.clock = Some(Clock::new(60_000, 1000));
     r.draw_offer = Some(Side::Black);
     r.deadline_ms = Some(77);
@@ -58,7 +73,7 @@ async fn games_moves_and_analyses_round_trip() {
             );
         }
         let s = Store::open(&at).await.unwrap();
-        let (back, moves) = s.load("abc").await.unwrap().unwrap();
+        let (back, moves) = s.load(&id("abc")).await.unwrap().unwrap();
         assert_eq!(
             back,
             GameRow {
@@ -67,15 +82,15 @@ async fn games_moves_and_analyses_round_trip() {
             },
             "{name}"
         );
-        assert_eq!(s.version("abc").await.unwrap(), Some(2), "{name}");
-        assert_eq!(s.version("nope").await.unwrap(), None, "{name}");
+        assert_eq!(s.version(&id("abc")).await.unwrap(), Some(2), "{name}");
+        assert_eq!(s.version(&id("nope")).await.unwrap(), None, "{name}");
         assert_eq!(moves, vec!["c3d4", "f6e5"], "{name}");
         // Off-board state, truncation, deadlines.
         let mut changed = r.clone();
         changed.declared = Some(Declared::Resigned(Side::White));
         changed.deadline_ms = None;
-        changed.black_token = Some("b".into());
-        changed.rematch = Some("next".into());
+        changed.black_seat = Some(secret("b"));
+        changed.rematch = Some(id("next"));
         changed.version = 3;
         s.write(Write::Truncate {
             row: changed.clone(),
@@ -83,7 +98,7 @@ async fn games_moves_and_analyses_round_trip() {
         })
         .await
         .unwrap();
-        let (back, moves) = s.load("abc").await.unwrap().unwrap();
+        let (back, moves) = s.load(&id("abc")).await.unwrap().unwrap();
         assert_eq!(
             (back, moves),
             (changed.clone(), vec!["c3d4".to_string()]),
@@ -103,26 +118,26 @@ async fn games_moves_and_analyses_round_trip() {
             let e = s.write(w).await.unwrap_err();
             assert!(matches!(e, StoreError::Stale(_)), "{name}: {e}");
         }
-        let (back, moves) = s.load("abc").await.unwrap().unwrap();
+        let (back, moves) = s.load(&id("abc")).await.unwrap().unwrap();
         assert_eq!((back, moves.len()), (changed, 1), "{name}");
-        assert!(s.load("nope").await.unwrap().is_none(), "{name}");
+        assert!(s.load(&id("nope")).await.unwrap().is_none(), "{name}");
         let mut timed = row("timed");
         timed.deadline_ms = Some(500);
         s.write(Write::Create(timed)).await.unwrap();
-        assert_eq!(s.due(499).await.unwrap(), Vec::<String>::new(), "{name}");
-        assert_eq!(s.due(500).await.unwrap(), vec!["timed"], "{name}");
+        assert_eq!(s.due(499).await.unwrap(), Vec::<GameId>::new(), "{name}");
+        assert_eq!(s.due(500).await.unwrap(), vec![id("timed")], "{name}");
         // Analyses: stored, replaced, read back.
-        assert_eq!(s.analysis("abc").await.unwrap(), None, "{name}");
+        assert_eq!(s.analysis(&id("abc")).await.unwrap(), None, "{name}");
         for report in ["{\"a\":1}", "{\"a\":2}"] {
             s.write(Write::Analysis {
-                id: "abc".into(),
+                id: id("abc"),
                 report: report.into(),
             })
             .await
             .unwrap();
         }
         assert_eq!(
-            s.analysis("abc").await.unwrap().as_deref(),
+            s.analysis(&id("abc")).await.unwrap().as_deref(),
             Some("{\"a\":2}"),
             "{name}"
         );
@@ -163,7 +178,7 @@ async fn racing_writers_at_one_ply_have_exactly_one_winner() {
             }
         }
         assert_eq!(won.len(), 1, "{name}: {won:?}");
-        let (_, moves) = s.load("race").await.unwrap().unwrap();
+        let (_, moves) = s.load(&id("race")).await.unwrap().unwrap();
         assert_eq!(moves, won, "{name}");
     }
 }
@@ -179,7 +194,7 @@ async fn an_unknown_word_in_the_database_is_an_error_not_a_default() {
         c.execute("UPDATE games SET declared = 'resign:x'", [])
             .unwrap();
     }
-    let e = s.load("abc").await.unwrap_err();
+    let e = s.load(&id("abc")).await.unwrap_err();
     assert!(matches!(e, StoreError::Corrupt { .. }), "{e}");
 }
 
@@ -207,7 +222,7 @@ async fn migrating_copies_and_checks_every_game() {
         }
     }
     from.write(Write::Analysis {
-        id: "g2".into(),
+        id: id("g2"),
         report: "{}".into(),
     })
     .await
@@ -234,11 +249,11 @@ async fn migrating_copies_and_checks_every_game() {
             "{at}"
         );
         assert_eq!(seen.last().unwrap(), &("check".to_string(), 3, 3));
-        for id in ["g1", "g2", "g3"] {
+        for g in ["g1", "g2", "g3"] {
             assert_eq!(
-                to.export(id).await.unwrap(),
-                from.export(id).await.unwrap(),
-                "{at} {id}"
+                to.export(&id(g)).await.unwrap(),
+                from.export(&id(g)).await.unwrap(),
+                "{at} {g}"
             );
         }
         // Again: nothing to copy, everything checked.

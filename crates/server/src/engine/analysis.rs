@@ -19,10 +19,10 @@ use legion_rules::{Game, Move, Position};
 use serde::{Deserialize, Serialize};
 
 use crate::engine::pool::Priority;
-use crate::games::hub::{Hub, SERVER, conflict};
+use crate::games::hub::{Hub, SERVER};
+use crate::games::ids::GameId;
 use crate::games::model::Status;
-use crate::http::error::{ApiError, ApiResult};
-use crate::i18n::Text;
+use crate::games::refusal::{CoreError, CoreResult, Refusal};
 
 /// Nodes searched per position: about a tenth of a second here.
 pub const NODES_PER_POSITION: u64 = 150_000;
@@ -98,10 +98,10 @@ pub enum Progress {
 
 /// Analyses under way, by game.
 #[derive(Default)]
-pub struct Running(Mutex<HashMap<String, (usize, usize)>>);
+pub struct Running(Mutex<HashMap<GameId, (usize, usize)>>);
 
 impl Running {
-    fn get(&self, id: &str) -> Option<(usize, usize)> {
+    fn get(&self, id: &GameId) -> Option<(usize, usize)> {
         self.0
             .lock()
             .unwrap_or_else(|p| p.into_inner())
@@ -109,14 +109,14 @@ impl Running {
             .copied()
     }
 
-    fn set(&self, id: &str, done: usize, of: usize) {
+    fn set(&self, id: &GameId, done: usize, of: usize) {
         self.0
             .lock()
             .unwrap_or_else(|p| p.into_inner())
-            .insert(id.to_string(), (done, of));
+            .insert(id.clone(), (done, of));
     }
 
-    fn end(&self, id: &str) {
+    fn end(&self, id: &GameId) {
         self.0.lock().unwrap_or_else(|p| p.into_inner()).remove(id);
     }
 }
@@ -212,16 +212,15 @@ fn evaluate(pos: &Position, stop: &std::sync::atomic::AtomicBool) -> (i32, Optio
 
 impl Hub {
     /// Where the analysis of game `id` stands.
-    pub async fn analysis(self: &Arc<Self>, id: &str) -> ApiResult<Progress> {
+    pub async fn analysis(self: &Arc<Self>, id: &GameId) -> CoreResult<Progress> {
         let _ = self.get(id).await?;
         if let Some((done, positions)) = self.running.get(id) {
             return Ok(Progress::Running { done, positions });
         }
-        let key = id.to_string();
-        let stored = self.store.analysis(&key).await?;
+        let stored = self.store.analysis(id).await?;
         Ok(match stored {
             Some(text) => Progress::Done {
-                report: serde_json::from_str(&text).map_err(ApiError::internal)?,
+                report: serde_json::from_str(&text).map_err(CoreError::internal)?,
             },
             None => Progress::None,
         })
@@ -229,12 +228,11 @@ impl Hub {
 
     /// Starts the analysis of a game that has ended, unless it is done or
     /// under way.
-    pub async fn request_analysis(self: &Arc<Self>, id: &str) -> ApiResult<Progress> {
-        let handle = self.get(id).await?;
+    pub async fn request_analysis(self: &Arc<Self>, id: &GameId) -> CoreResult<Progress> {
         let game = {
-            let g = self.fresh(&handle).await?;
+            let (_, g) = self.current(id).await?;
             if matches!(g.status(), Status::Active | Status::Waiting) {
-                return Err(conflict(Text::new("server.analysis_after_end")));
+                return Err(Refusal::AnalysisAfterEnd.into());
             }
             g.game.clone()
         };
@@ -245,7 +243,7 @@ impl Hub {
         let positions = game.positions().len();
         self.running.set(id, 0, positions);
         let hub = self.clone();
-        let id = id.to_string();
+        let id = id.clone();
         tokio::spawn(async move {
             let mut evals = Vec::with_capacity(positions);
             for (i, pos) in game.positions().iter().copied().enumerate() {

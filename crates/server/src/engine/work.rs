@@ -7,18 +7,16 @@ use std::time::Duration;
 
 use legion_engine::search::history;
 use legion_engine::{Config, Engine, Limits, Options, Outcome, Table, search};
-use legion_rules::{Move, Position};
+use legion_rules::Position;
 
+use crate::engine::pool::{ClientKey, Priority};
 use crate::games::cache::Handle;
-use axum::http::StatusCode;
-
-use crate::engine::pool::{ClientKey, PoolError, Priority};
-use crate::games::hub::Hub;
+use crate::games::event::What;
+use crate::games::hub::{EngineReply, Hub};
 use crate::games::ids::now_ms;
 use crate::games::live::Live;
 use crate::games::model::Side;
-use crate::http::error::{ApiError, ApiResult};
-use crate::i18n::{self, Text};
+use crate::games::refusal::{CoreError, CoreResult};
 
 /// Hash table of one game move's search, MB.
 const GAME_TABLE_MB: usize = 8;
@@ -27,24 +25,6 @@ const ANALYSIS_TABLE_MB: usize = 16;
 /// The engine accepts a draw unless it judges itself better by this much
 /// (centi-men: half a man).
 const DRAW_MARGIN: i32 = 50;
-
-impl From<PoolError> for ApiError {
-    fn from(e: PoolError) -> ApiError {
-        match e {
-            PoolError::Full => ApiError::said(
-                StatusCode::SERVICE_UNAVAILABLE,
-                Text::new("server.engine_busy"),
-            ),
-            PoolError::TooMany(n) => ApiError::RateLimited {
-                message: Text::new("server.engine_too_many")
-                    .arg("count", n)
-                    .render(i18n::current()),
-                retry_after: Duration::from_secs(1),
-            },
-            PoolError::Stopped => ApiError::internal("an engine search ended without an answer"),
-        }
-    }
-}
 
 impl Hub {
     /// The engine's thinking time for its next move: the server's move
@@ -61,8 +41,8 @@ impl Hub {
     /// Starts the engine on its move, in the pool.
     pub(crate) fn schedule_engine(self: &Arc<Self>, g: &mut Live, handle: Handle) {
         g.engine_thinking = true;
-        g.publish(false, now_ms(), self.first_move_ms);
-        let version = g.version;
+        self.publish(g, What::State);
+        let version = g.row.version;
         let game = g.game.clone();
         let options = Options {
             level: g.row.level.unwrap_or(3),
@@ -74,6 +54,7 @@ impl Hub {
         let seed = g
             .row
             .id
+            .as_str()
             .bytes()
             .fold(0u64, |h, b| h.wrapping_mul(31).wrapping_add(b as u64));
         let limits = Limits {
@@ -102,45 +83,31 @@ impl Hub {
         tokio::spawn(async move {
             let best = hub.await_engine(&id, ticket).await;
             let mut g = handle.lock().await;
-            if hub.store.is_shared() {
-                // Another server may have changed the game meanwhile.
-                if let Err(e) = hub.refresh(&mut g, &handle).await {
-                    tracing::error!(game = %id, "cannot read the game again: {e}");
-                }
-            }
-            if g.version != version {
-                // The game changed meanwhile (undo, result): this answer is
-                // void; the claim goes unless a new search holds it.
-                if !g.engine_thinking {
-                    hub.release_engine(&id).await;
-                }
-                return;
-            }
-            g.engine_thinking = false;
-            g.engine_stop = None;
-            let now = now_ms();
             let played = match best {
-                Ok(Some(m)) => hub.play_engine_move(&mut g, m, now).await,
-                Ok(None) => Err(ApiError::internal("the engine found no move")),
+                Ok(Some(m)) => hub.engine_reply(&mut g, &handle, m, version).await,
+                Ok(None) => Err(CoreError::internal("the engine found no move")),
                 Err(e) => Err(e.into()),
             };
-            if let Err(e) = played {
-                tracing::error!(game = %g.row.id, "the engine's move was not played: {e}");
-                g.publish(false, now_ms(), hub.first_move_ms);
-                hub.release_engine(&id).await;
+            match played {
+                Ok(EngineReply::Played) => {}
+                // The game changed meanwhile (undo, result, another
+                // server): the claim goes unless a new search holds it.
+                Ok(EngineReply::Void) => {
+                    if !g.engine_thinking {
+                        hub.release_engine(&id).await;
+                    }
+                }
+                Err(e) => {
+                    tracing::error!(game = %id, "the engine's move was not played: {e}");
+                    if g.row.version == version {
+                        g.engine_thinking = false;
+                        g.engine_stop = None;
+                    }
+                    hub.publish(&mut g, What::State);
+                    hub.release_engine(&id).await;
+                }
             }
         });
-    }
-
-    async fn play_engine_move(&self, g: &mut Live, m: Move, now: i64) -> ApiResult<()> {
-        // The engine's flag may have fallen while it thought.
-        self.settle(g, now).await?;
-        if g.engine_to_move() {
-            self.commit_move(g, m, now).await?;
-        } else {
-            g.publish(false, now, self.first_move_ms);
-        }
-        Ok(())
     }
 
     /// Whether the engine, playing `engine_side`, accepts a draw in `pos`.
@@ -149,7 +116,7 @@ impl Hub {
         pos: Position,
         engine_side: Side,
         client: ClientKey,
-    ) -> ApiResult<bool> {
+    ) -> CoreResult<bool> {
         let ticket = self.pool.submit(Priority::Draw, client, move |stop| {
             let limits = Limits {
                 depth: Some(6),
@@ -185,7 +152,7 @@ impl Hub {
         movetime: Duration,
         lines: usize,
         client: ClientKey,
-    ) -> ApiResult<Vec<Outcome>> {
+    ) -> CoreResult<Vec<Outcome>> {
         let ticket = self.pool.submit(Priority::Analysis, client, move |stop| {
             let limits = Limits {
                 movetime: Some(movetime),

@@ -1,11 +1,13 @@
 //! Several servers on one PostgreSQL database (docs/HOSTING.md, "Several
 //! servers"). Three things make them one site:
 //! - **versions**: every write names the game's next version and is refused
-//!   if another server wrote first (`StoreError::Stale`), and a server
-//!   checks the stored version before acting on its copy (`Hub::fresh`);
+//!   if another server wrote first (`StoreError::Stale`): the action is
+//!   then decided again on the game read afresh (`Hub::act`), and a read
+//!   checks the stored version first (`Hub::current`);
 //! - **announcements**: each write is announced on a PostgreSQL channel
-//!   (LISTEN/NOTIFY); a server with watchers of that game reads it again
-//!   and tells them; after a lost connection it reads all its games again;
+//!   (LISTEN/NOTIFY, an `Event` in JSON); a server with watchers of that
+//!   game reads it again and tells them; after a lost connection, or an
+//!   announcement it cannot read, it reads all its watched games again;
 //! - **engine jobs**: an engine move due is a row that one server claims
 //!   for a lease it renews while it thinks; if it dies, the lease runs out
 //!   and another server takes the move.
@@ -21,8 +23,11 @@ use sqlx::postgres::PgListener;
 
 use crate::engine::pool::{PoolError, Ticket};
 use crate::games::cache::Handle;
+use crate::games::event::{Event, What};
 use crate::games::hub::Hub;
+use crate::games::ids::GameId;
 use crate::games::live::Live;
+use crate::games::refusal::CoreResult;
 use crate::store::{CHANNEL, Store};
 
 /// How long a claim on an engine move lasts without renewal: a server that
@@ -61,7 +66,7 @@ impl Hub {
     /// another took the move) stops the search.
     pub(crate) async fn await_engine(
         &self,
-        id: &str,
+        id: &GameId,
         ticket: Ticket<Option<Move>>,
     ) -> Result<Option<Move>, PoolError> {
         if !self.store.is_shared() {
@@ -71,7 +76,7 @@ impl Hub {
         tokio::pin!(answer);
         let mut renew = tokio::time::interval(RENEW_EVERY);
         renew.tick().await;
-        let ids = [id.to_string()];
+        let ids = [id.clone()];
         loop {
             tokio::select! {
                 r = &mut answer => return r,
@@ -85,7 +90,7 @@ impl Hub {
     }
 
     /// Gives up this server's claim on a game's engine move.
-    pub(crate) async fn release_engine(&self, id: &str) {
+    pub(crate) async fn release_engine(&self, id: &GameId) {
         if let Err(e) = self.store.release_engine(id, &self.node).await {
             tracing::warn!(game = %id, "cannot release the engine's claim: {e}");
         }
@@ -120,13 +125,8 @@ impl Hub {
         }
     }
 
-    async fn take_engine_job(
-        self: &Arc<Self>,
-        id: &str,
-        ply: i64,
-    ) -> crate::http::error::ApiResult<()> {
-        let handle = self.get(id).await?;
-        let mut g = self.fresh(&handle).await?;
+    async fn take_engine_job(self: &Arc<Self>, id: &GameId, ply: i64) -> CoreResult<()> {
+        let (handle, mut g) = self.current(id).await?;
         if g.engine_thinking {
             return Ok(());
         }
@@ -142,53 +142,54 @@ impl Hub {
         Ok(())
     }
 
-    /// Another server announced version `version` of game `id` (with the
-    /// move it added, if any): if anyone here watches the game and this
-    /// copy is older, bring it up to date.
+    /// Another server announced a change: if anyone here watches the game
+    /// and this copy is older, bring it up to date. An announcement that
+    /// cannot be read is logged, counted, and answered by reading every
+    /// watched game again (it may have been any of them).
     fn heard(self: &Arc<Self>, payload: &str) {
-        let mut words = payload.split(' ');
-        let (Some(id), Some(Ok(version))) = (words.next(), words.next().map(str::parse::<i64>))
-        else {
-            return;
+        let event = match Event::from_payload(payload) {
+            Ok(e) => e,
+            Err(e) => {
+                tracing::warn!("an announcement that cannot be read ({e}): {payload:.200}");
+                self.metrics.unreadable_announcements.inc();
+                let hub = self.clone();
+                tokio::spawn(async move { hub.resync_all().await });
+                return;
+            }
         };
-        let added = match (words.next().map(str::parse::<usize>), words.next()) {
-            (Some(Ok(ply)), Some(text)) => Some((ply, text.to_string())),
-            _ => None,
-        };
-        let Some(handle) = self.games.peek(id) else {
+        let Some(handle) = self.games.peek(&event.game) else {
             return;
         };
         let hub = self.clone();
         tokio::spawn(async move {
             let mut g = handle.lock().await;
             // Nobody watching: the next request checks the version anyway.
-            if g.row.version >= version || g.tx.receiver_count() == 0 {
+            if g.row.version >= event.version || g.tx.receiver_count() == 0 {
                 return;
             }
-            if let Err(e) = hub.catch_up(&mut g, &handle, version, added).await {
+            if let Err(e) = hub.catch_up(&mut g, &handle, &event).await {
                 tracing::warn!(game = %g.row.id, "cannot read the game again: {e}");
             }
         });
     }
 
-    /// Brings a copy up to `version`: the next move needs only the row;
-    /// anything else, the whole game.
+    /// Brings a copy up to the announced version: the next move needs
+    /// only the row; anything else, the whole game.
     async fn catch_up(
         self: &Arc<Self>,
         g: &mut Live,
         handle: &Handle,
-        version: i64,
-        added: Option<(usize, String)>,
-    ) -> crate::http::error::ApiResult<()> {
-        if let Some((ply, text)) = added
-            && version == g.row.version + 1
-            && ply == g.played()
+        event: &Event,
+    ) -> CoreResult<()> {
+        if let What::Move { ply, text } = &event.what
+            && event.version == g.row.version + 1
+            && *ply == g.played()
             && let Some(row) = self.store.row(&g.row.id).await?
-            && row.version == version
-            && g.take_move(row, &text).is_ok()
+            && row.version == event.version
+            && g.take_move(row, text).is_ok()
         {
             self.metrics.moves_heard.inc();
-            g.publish(true, crate::games::ids::now_ms(), self.first_move_ms);
+            self.publish(g, event.what.clone());
             if g.engine_to_move() && !g.engine_thinking {
                 self.start_engine(g, handle).await;
             }

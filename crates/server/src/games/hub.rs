@@ -1,29 +1,41 @@
-//! The live games and every action on them. A game is changed by one
-//! request at a time (a lock per game); every change is written to the
-//! store before anyone is told, then sent to every watcher. The concerns
-//! around it live apart: the cache (`cache`), seats (`seats`), clocks
-//! (`clock`), offers and aborts (`offers`), engine work (`engine`) and
-//! records (`record`).
+//! The live games and every action on them: the game core. It knows
+//! nothing of HTTP: it takes typed words (`GameId`, `SeatToken`,
+//! `InviteCode`), refuses with a `Refusal`, and answers with the game's
+//! state.
+//!
+//! Every action goes through one path (`act`): lock the game, settle what
+//! its clock decided, decide the change on the copy (`Edit`, or a
+//! refusal), then `commit` it: derive, bump the one version, store, and
+//! only then change the copy in memory, tell every watcher and start the
+//! engine if it is to move. With several servers on one database the
+//! copy may be behind: the store refuses a write that does not follow the
+//! stored version, and a refusal may come from an old copy, so in either
+//! case the game is read again and the action decided once more. A move
+//! that is accepted costs one write, one round trip on PostgreSQL.
+//!
+//! The concerns around it live apart: the cache (`cache`), seats
+//! (`seats`), clocks (`clock`), offers and aborts (`offers`), engine work
+//! (`crate::engine::work`), records (`record`) and other servers
+//! (`cluster`).
 
 use std::net::{IpAddr, Ipv4Addr};
 use std::sync::Arc;
 use std::time::Duration;
 
 use legion_rules::notation::{canonical, parse_move};
-use legion_rules::{Game, Position, Rules};
-
-use crate::games::cache::{GameCache, Handle};
-use crate::games::clock::Clock;
-use axum::http::StatusCode;
+use legion_rules::{Move, Position, Rules};
+use tokio::sync::OwnedMutexGuard;
 
 use crate::engine::pool::{ClientKey, EnginePool};
-use crate::games::ids::{now_ms, random_id};
+use crate::games::cache::{GameCache, Handle};
+use crate::games::clock::Clock;
+use crate::games::event::What;
+use crate::games::ids::{GameId, InviteCode, SeatToken, now_ms, random_id};
 use crate::games::live::{Change, Json, Live, apply_declared, derive, rebuild};
 use crate::games::model::{Declared, Mode, Side, Status};
-use crate::games::seats::{Seat, TOKEN_LEN, open_side, seat_of};
+use crate::games::refusal::{CoreError, CoreResult, Refusal};
+use crate::games::seats::{Seat, open_side};
 use crate::games::view;
-use crate::http::error::{ApiError, ApiResult};
-use crate::i18n::{Arg, Text};
 use crate::metrics::Metrics;
 use crate::store::{GameRow, Store, Write};
 
@@ -59,48 +71,66 @@ pub struct NewGame {
 
 /// A new game, for its creator.
 pub struct Created {
-    pub id: String,
-    pub token: String,
+    pub id: GameId,
+    pub token: SeatToken,
     pub seat: Seat,
-    pub invite: Option<String>,
+    pub invite: Option<InviteCode>,
     pub state: Json,
 }
 
 /// A claimed invite, for the friend.
 pub struct Joined {
-    pub token: String,
+    pub token: SeatToken,
     pub seat: Seat,
     pub state: Json,
 }
 
-fn over(status: Status) -> Option<ApiError> {
-    match status {
-        Status::Over => Some(conflict(Text::new("server.game_over"))),
-        Status::Aborted => Some(conflict(Text::new("server.game_aborted"))),
-        Status::Waiting => Some(conflict(Text::new("server.not_started"))),
-        Status::Active => None,
+/// What an action changes, decided on a current copy of the game.
+pub(crate) enum Edit {
+    /// Nothing: the answer is the state as it stands (a retried move, an
+    /// offer already made).
+    Nothing,
+    /// A legal move.
+    Move(Move),
+    /// Every move from this ply on is taken back.
+    TakeBack(usize),
+    /// The state off the board, as the action leaves it.
+    Row(Box<GameRow>),
+    /// The game ends off the board.
+    Declare(Declared),
+}
+
+/// What an action decides: the change, and the seat it was asked from.
+pub(crate) type Decision = Result<(Edit, Option<Seat>), Refusal>;
+
+/// A locked game: the copy in memory, held by one action at a time.
+pub(crate) type Locked = OwnedMutexGuard<Live>;
+
+impl Live {
+    /// Refuses unless the game is active.
+    pub(crate) fn must_be_active(&self) -> Result<(), Refusal> {
+        self.over().map_or(Ok(()), Err)
     }
-}
 
-/// Refuses unless the game is active.
-pub(crate) fn must_be_active(g: &Live) -> ApiResult<()> {
-    over(g.status()).map_or(Ok(()), Err)
-}
+    /// Why the game takes no moves, if it does not.
+    pub(crate) fn over(&self) -> Option<Refusal> {
+        match self.status() {
+            Status::Over => Some(Refusal::GameOver),
+            Status::Aborted => Some(Refusal::GameAborted),
+            Status::Waiting => Some(Refusal::NotStarted),
+            Status::Active => None,
+        }
+    }
 
-pub(crate) fn seated(g: &Live, token: Option<&str>) -> ApiResult<Seat> {
-    seat_of(&g.row, token)
-        .ok_or_else(|| ApiError::said(StatusCode::FORBIDDEN, Text::new("server.needs_seat")))
-}
+    /// The seat `token` holds, if any.
+    pub(crate) fn seat_of(&self, token: Option<&SeatToken>) -> Option<Seat> {
+        crate::games::seats::seat_of(&self.row, token)
+    }
 
-pub(crate) fn conflict(text: Text) -> ApiError {
-    ApiError::said(StatusCode::CONFLICT, text)
-}
-
-fn no_game(id: &str) -> ApiError {
-    ApiError::said(
-        StatusCode::NOT_FOUND,
-        Text::new("server.no_game").arg("id", id),
-    )
+    /// The seat `token` holds, or a refusal.
+    pub(crate) fn seated(&self, token: Option<&SeatToken>) -> Result<Seat, Refusal> {
+        self.seat_of(token).ok_or(Refusal::NeedsSeat)
+    }
 }
 
 impl Hub {
@@ -132,19 +162,15 @@ impl Hub {
     }
 
     /// The live game `id`, from memory or the store.
-    pub async fn get(self: &Arc<Self>, id: &str) -> ApiResult<Handle> {
-        if id.is_empty() || id.len() > 32 || !id.chars().all(|c| c.is_ascii_alphanumeric()) {
-            return Err(no_game(id));
-        }
+    pub async fn get(self: &Arc<Self>, id: &GameId) -> CoreResult<Handle> {
         if let Some(h) = self.games.get(id) {
             return Ok(h);
         }
-        let key = id.to_string();
-        let Some((row, moves)) = self.store.load(&key).await? else {
-            return Err(no_game(id));
+        let Some((row, moves)) = self.store.load(id).await? else {
+            return Err(Refusal::NoGame(id.to_string()).into());
         };
         let live = rebuild(row, &moves, SERVER)
-            .map_err(|e| ApiError::internal(format!("game {id}: {e}")))?;
+            .map_err(|e| CoreError::internal(format!("game {id}: {e}")))?;
         let handle = self.games.insert(id, live);
         // A game whose engine was thinking when it left memory goes on.
         let mut g = handle.lock().await;
@@ -155,39 +181,117 @@ impl Hub {
         Ok(handle)
     }
 
-    /// Locks a game to act on it. When servers share the database, this
-    /// copy is first checked against the stored version and read again if
-    /// another server changed the game: no server acts on an old copy.
-    pub(crate) async fn fresh<'a>(
-        self: &Arc<Self>,
-        handle: &'a Handle,
-    ) -> ApiResult<tokio::sync::MutexGuard<'a, Live>> {
-        let mut g = handle.lock().await;
-        if self.store.is_shared() {
-            self.refresh(&mut g, handle).await?;
-        }
-        Ok(g)
+    /// Locks game `id`.
+    async fn lock(self: &Arc<Self>, id: &GameId) -> CoreResult<(Handle, Locked)> {
+        let handle = self.get(id).await?;
+        let g = handle.clone().lock_owned().await;
+        Ok((handle, g))
     }
 
-    /// Reads the game again if the stored version is not this copy's.
-    pub(crate) async fn refresh(self: &Arc<Self>, g: &mut Live, handle: &Handle) -> ApiResult<()> {
-        let id = g.row.id.clone();
-        match self.store.version(&id).await? {
-            None => Err(no_game(&id)),
-            Some(v) if v == g.row.version => Ok(()),
-            Some(_) => self.reload(g, handle).await,
+    /// Locks game `id` as it is now: with several servers, its stored
+    /// version is checked first and the game read again if another server
+    /// changed it (for reads, which have no write to be refused); then
+    /// what its clock decided is applied.
+    pub(crate) async fn current(self: &Arc<Self>, id: &GameId) -> CoreResult<(Handle, Locked)> {
+        let (handle, mut g) = self.lock(id).await?;
+        if self.store.is_shared() {
+            self.refresh(&mut g, &handle).await?;
+        }
+        if let Err(e) = self.settle(&mut g, &handle, now_ms()).await {
+            if !e.is_stale() {
+                return Err(e);
+            }
+            self.reload(&mut g, &handle).await?;
+            self.settle(&mut g, &handle, now_ms()).await?;
+        }
+        Ok((handle, g))
+    }
+
+    /// The one path of every action on a game: `decide` looks at a
+    /// current copy and says what changes (or refuses); the change is
+    /// committed. `client` is whose share of the engine pays for what
+    /// follows (the engine's reply to a move).
+    pub(crate) async fn act(
+        self: &Arc<Self>,
+        id: &GameId,
+        client: Option<ClientKey>,
+        mut decide: impl FnMut(&Live, i64) -> Decision,
+    ) -> CoreResult<(Locked, Option<Seat>)> {
+        let (handle, mut g) = self.lock(id).await?;
+        // With one server the copy in memory is the game; with several it
+        // may be behind until a write or a refusal says so.
+        let mut known_current = !self.store.is_shared();
+        loop {
+            let now = now_ms();
+            let attempt = async {
+                self.settle(&mut g, &handle, now).await?;
+                let (edit, seat) = decide(&g, now)?;
+                if let Some(c) = client {
+                    g.client = c;
+                }
+                self.commit(&mut g, &handle, edit, now).await?;
+                Ok::<_, CoreError>(seat)
+            }
+            .await;
+            match attempt {
+                Ok(seat) => return Ok((g, seat)),
+                Err(e @ (CoreError::Refused(_) | CoreError::Store(_))) if !known_current => {
+                    known_current = true;
+                    // A refusal from a copy that was current stands.
+                    if !self.refresh(&mut g, &handle).await? && !e.is_stale() {
+                        return Err(e);
+                    }
+                }
+                Err(e) => return Err(e),
+            }
+        }
+    }
+
+    /// `act`, answered with the state for the seat that asked.
+    async fn act_for_state(
+        self: &Arc<Self>,
+        id: &GameId,
+        client: Option<ClientKey>,
+        decide: impl FnMut(&Live, i64) -> Decision,
+    ) -> CoreResult<Json> {
+        let (mut g, seat) = self.act(id, client, decide).await?;
+        Ok(self.full(&mut g, seat))
+    }
+
+    /// Reads the game again if the stored version is not this copy's;
+    /// says whether it did.
+    pub(crate) async fn refresh(
+        self: &Arc<Self>,
+        g: &mut Live,
+        handle: &Handle,
+    ) -> CoreResult<bool> {
+        match self.store.version(&g.row.id).await? {
+            None => Err(Refusal::NoGame(g.row.id.to_string()).into()),
+            Some(v) if v == g.row.version => Ok(false),
+            Some(_) => {
+                self.reload(g, handle).await?;
+                Ok(true)
+            }
         }
     }
 
     /// Replaces the copy in memory by the stored game and tells watchers.
-    pub(crate) async fn reload(self: &Arc<Self>, g: &mut Live, handle: &Handle) -> ApiResult<()> {
+    pub(crate) async fn reload(self: &Arc<Self>, g: &mut Live, handle: &Handle) -> CoreResult<()> {
         let id = g.row.id.clone();
-        let (row, moves) = self.store.load(&id).await?.ok_or_else(|| no_game(&id))?;
+        let (row, moves) = self
+            .store
+            .load(&id)
+            .await?
+            .ok_or_else(|| Refusal::NoGame(id.to_string()))?;
         let fresh = rebuild(row, &moves, g.client)
-            .map_err(|e| ApiError::internal(format!("game {id}: {e}")))?;
+            .map_err(|e| CoreError::internal(format!("game {id}: {e}")))?;
         match g.take_from(fresh) {
-            Change::Same => self.publish(g, false),
-            Change::Appended => self.publish(g, true),
+            Change::Same => self.publish(g, What::State),
+            Change::Appended => {
+                let ply = g.played() - 1;
+                let text = canonical(&g.game.positions()[ply], g.game.moves()[ply]);
+                self.publish(g, What::Move { ply, text });
+            }
             Change::Other => g.publish_resync(),
         }
         self.metrics.reloads.inc();
@@ -201,94 +305,123 @@ impl Hub {
         g.full(you, now_ms(), self.first_move_ms)
     }
 
-    fn publish(&self, g: &mut Live, added_move: bool) {
-        g.publish(added_move, now_ms(), self.first_move_ms);
-    }
-
-    /// Saves a changed off-board state (with its deadline) and tells everyone.
-    pub(crate) async fn save(&self, g: &mut Live, mut row: GameRow) -> ApiResult<()> {
-        derive(&mut row, &g.game, self.first_move_ms);
-        row.version = g.row.version + 1;
-        self.store.write(Write::Update(row.clone())).await?;
-        g.row = row;
-        self.publish(g, false);
-        Ok(())
-    }
-
-    /// Changes the off-board state with `change`, saves it, tells everyone.
-    pub(crate) async fn edit(
-        &self,
-        g: &mut Live,
-        change: impl FnOnce(&mut GameRow),
-    ) -> ApiResult<()> {
-        let mut row = g.row.clone();
-        change(&mut row);
-        self.save(g, row).await
-    }
-
-    /// Ends the game off the board: the clock and the engine stop.
-    pub(crate) async fn declare(&self, g: &mut Live, d: Declared, now: i64) -> ApiResult<()> {
-        let mut row = g.row.clone();
-        row.declared = Some(d);
-        row.draw_offer = None;
-        row.takeback_offer = None;
-        row.clock = row.clock.map(|c| c.stopped(g.turn(), g.played(), now));
-        let mut game = g.game.clone();
-        apply_declared(&mut game, d);
-        derive(&mut row, &game, self.first_move_ms);
-        row.version = g.row.version + 1;
-        self.store.write(Write::Update(row.clone())).await?;
-        g.row = row;
-        g.game = game;
-        g.stop_engine();
-        self.publish(g, false);
-        Ok(())
+    pub(crate) fn publish(&self, g: &mut Live, what: What) {
+        g.publish(what, now_ms(), self.first_move_ms);
     }
 
     /// Applies what the clock decided by `now` (a flag fall, an abort for
     /// a missing first move) before anything else is done to the game.
-    pub(crate) async fn settle(&self, g: &mut Live, now: i64) -> ApiResult<()> {
+    pub(crate) async fn settle(
+        self: &Arc<Self>,
+        g: &mut Live,
+        handle: &Handle,
+        now: i64,
+    ) -> CoreResult<()> {
         if let Some(d) = g.due(now, self.first_move_ms) {
-            self.declare(g, d, now).await?;
+            self.commit(g, handle, Edit::Declare(d), now).await?;
         }
         Ok(())
     }
 
-    pub async fn create(self: &Arc<Self>, new: NewGame, client: ClientKey) -> ApiResult<Created> {
-        let id = random_id(10);
-        let now = now_ms();
-        let mine = random_id(TOKEN_LEN);
-        let (white, black, invite, engine_color, seat) = match new.mode {
-            Mode::Engine => match new.color {
-                Side::White => (
-                    Some(mine.clone()),
-                    None,
-                    None,
-                    Some(Side::Black),
-                    Seat::White,
-                ),
-                Side::Black => (
-                    None,
-                    Some(mine.clone()),
-                    None,
-                    Some(Side::White),
-                    Seat::Black,
-                ),
-            },
-            Mode::Friend => {
-                let invite = Some(random_id(TOKEN_LEN));
-                match new.color {
-                    Side::White => (Some(mine.clone()), None, invite, None, Seat::White),
-                    Side::Black => (None, Some(mine.clone()), invite, None, Seat::Black),
+    /// Makes a change: the next row and game, derived, at the next
+    /// version; stored; then the copy in memory, the watchers, and the
+    /// engine if it is to move. Nothing in memory changes if the store
+    /// refuses.
+    pub(crate) async fn commit(
+        self: &Arc<Self>,
+        g: &mut Live,
+        handle: &Handle,
+        edit: Edit,
+        now: i64,
+    ) -> CoreResult<()> {
+        let mut row = g.row.clone();
+        let mut game = g.game.clone();
+        let mut added = None;
+        let what = match edit {
+            Edit::Nothing => return Ok(()),
+            Edit::Move(m) => {
+                let before = *g.game.position();
+                game.play(m).map_err(CoreError::internal)?;
+                let ply = g.played();
+                row.clock = row
+                    .clock
+                    .map(|c| c.after_move(g.turn(), ply, now, game.outcome().is_none()));
+                row.draw_offer = None;
+                row.takeback_offer = None;
+                added = Some(view::played_move(&before, m, ply + 1, game.position()));
+                What::Move {
+                    ply,
+                    text: canonical(&before, m),
                 }
             }
-            Mode::Local => (
-                Some(mine.clone()),
-                Some(mine.clone()),
-                None,
-                None,
-                Seat::Both,
-            ),
+            Edit::TakeBack(ply) => {
+                while game.moves().len() > ply {
+                    game.undo();
+                }
+                row.draw_offer = None;
+                row.takeback_offer = None;
+                row.clock = row.clock.map(|c| c.restarted(now));
+                What::TakeBack { ply }
+            }
+            Edit::Row(new) => {
+                row = *new;
+                What::State
+            }
+            Edit::Declare(d) => {
+                row.declared = Some(d);
+                row.draw_offer = None;
+                row.takeback_offer = None;
+                row.clock = row.clock.map(|c| c.stopped(g.turn(), g.played(), now));
+                apply_declared(&mut game, d);
+                What::End
+            }
+        };
+        derive(&mut row, &game, self.first_move_ms);
+        row.version = g.row.version + 1;
+        let write = match &what {
+            What::Move { ply, text } => Write::Append {
+                row: row.clone(),
+                ply: *ply,
+                text: text.clone(),
+                now_ms: now,
+            },
+            What::TakeBack { ply } => Write::Truncate {
+                row: row.clone(),
+                ply: *ply,
+            },
+            What::End => Write::End(row.clone()),
+            _ => Write::Update(row.clone()),
+        };
+        self.store.write(write).await?;
+        g.row = row;
+        g.game = game;
+        if let Some(view) = added {
+            g.moves
+                .push(serde_json::value::to_raw_value(&view).map_err(CoreError::internal)?);
+            self.metrics.moves.inc();
+        }
+        if let What::TakeBack { ply } = what {
+            g.moves.truncate(ply);
+        }
+        // The search was for a position that is gone.
+        if matches!(what, What::TakeBack { .. } | What::End) {
+            g.stop_engine();
+        }
+        self.publish(g, what);
+        if g.engine_to_move() && !g.engine_thinking {
+            self.start_engine(g, handle).await;
+        }
+        Ok(())
+    }
+
+    pub async fn create(self: &Arc<Self>, new: NewGame, client: ClientKey) -> CoreResult<Created> {
+        let id = GameId::random();
+        let now = now_ms();
+        let mine = SeatToken::random();
+        let invite = (new.mode == Mode::Friend).then(InviteCode::random);
+        let seat = match new.mode {
+            Mode::Local => Seat::Both,
+            Mode::Engine | Mode::Friend => Seat::from(new.color),
         };
         // A friend game starts when its invite is claimed; others at once.
         let started = (new.mode != Mode::Friend).then_some(now);
@@ -300,12 +433,13 @@ impl Hub {
                 c
             }
         });
+        let holds = |side: Side| (seat.may_move(side)).then(|| mine.hash());
         let row = GameRow {
             level: (new.mode == Mode::Engine).then_some(new.level),
-            engine_color,
-            white_token: white,
-            black_token: black,
-            invite: invite.clone(),
+            engine_color: (new.mode == Mode::Engine).then(|| new.color.other()),
+            white_seat: holds(Side::White),
+            black_seat: holds(Side::Black),
+            invite: invite.as_ref().map(InviteCode::hash),
             started_ms: started,
             clock,
             ..GameRow::new(&id, new.mode, new.rules.name(), &new.start.to_lfen(), now)
@@ -327,9 +461,9 @@ impl Hub {
         mut row: GameRow,
         client: ClientKey,
         seat: Seat,
-    ) -> ApiResult<Json> {
+    ) -> CoreResult<Json> {
         let id = row.id.clone();
-        let mut live = rebuild(row.clone(), &[], client).map_err(ApiError::internal)?;
+        let mut live = rebuild(row.clone(), &[], client).map_err(CoreError::internal)?;
         derive(&mut row, &live.game, self.first_move_ms);
         live.row = row.clone();
         self.store.write(Write::Create(row)).await?;
@@ -343,39 +477,39 @@ impl Hub {
     }
 
     /// Claims a friend game's invite: the open seat gets a new token and
-    /// the game starts. An invite is claimed once.
-    pub async fn join(self: &Arc<Self>, id: &str, invite: &str) -> ApiResult<Joined> {
-        let handle = self.get(id).await?;
-        let mut g = self.fresh(&handle).await?;
-        let code =
-            g.row.invite.clone().ok_or_else(|| {
-                ApiError::said(StatusCode::FORBIDDEN, Text::new("server.no_invite"))
-            })?;
-        if !crate::games::ids::same_secret(&code, invite) {
-            return Err(ApiError::said(
-                StatusCode::FORBIDDEN,
-                Text::new("server.wrong_invite"),
-            ));
-        }
-        let Some(side) = open_side(&g.row) else {
-            return Err(conflict(Text::new("server.invite_used")));
-        };
-        if g.status() != Status::Waiting {
-            return Err(
-                over(g.status()).unwrap_or_else(|| conflict(Text::new("server.invite_used")))
-            );
-        }
-        let now = now_ms();
-        let token = random_id(TOKEN_LEN);
-        let mut row = g.row.clone();
-        match side {
-            Side::White => row.white_token = Some(token.clone()),
-            Side::Black => row.black_token = Some(token.clone()),
-        }
-        row.started_ms = Some(now);
-        row.clock = row.clock.map(|c| c.restarted(now));
-        self.save(&mut g, row).await?;
-        let seat = Seat::from(side);
+    /// the game starts. An invite is claimed once, and not by a seat of
+    /// the game (issue 19.17: the creator's own invite would give it both).
+    pub async fn join(
+        self: &Arc<Self>,
+        id: &GameId,
+        invite: &InviteCode,
+        holder: Option<&SeatToken>,
+    ) -> CoreResult<Joined> {
+        let token = SeatToken::random();
+        let (mut g, seat) = self
+            .act(id, None, |g, now| {
+                let code = g.row.invite.as_ref().ok_or(Refusal::NoInvite)?;
+                if !invite.opens(code) {
+                    return Err(Refusal::WrongInvite);
+                }
+                if g.seat_of(holder).is_some() {
+                    return Err(Refusal::AlreadySeated);
+                }
+                let side = open_side(&g.row).ok_or(Refusal::InviteUsed)?;
+                if g.status() != Status::Waiting {
+                    return Err(g.over().unwrap_or(Refusal::InviteUsed));
+                }
+                let mut row = g.row.clone();
+                match side {
+                    Side::White => row.white_seat = Some(token.hash()),
+                    Side::Black => row.black_seat = Some(token.hash()),
+                }
+                row.started_ms = Some(now);
+                row.clock = row.clock.map(|c| c.restarted(now));
+                Ok((Edit::Row(Box::new(row)), Some(Seat::from(side))))
+            })
+            .await?;
+        let seat = seat.ok_or_else(|| CoreError::internal("a claimed invite without a seat"))?;
         Ok(Joined {
             token,
             seat,
@@ -383,231 +517,215 @@ impl Hub {
         })
     }
 
-    pub async fn state(self: &Arc<Self>, id: &str, token: Option<&str>) -> ApiResult<Json> {
-        let handle = self.get(id).await?;
-        let mut g = self.fresh(&handle).await?;
-        self.settle(&mut g, now_ms()).await?;
-        let seat = seat_of(&g.row, token);
+    pub async fn state(
+        self: &Arc<Self>,
+        id: &GameId,
+        token: Option<&SeatToken>,
+    ) -> CoreResult<Json> {
+        let (_, mut g) = self.current(id).await?;
+        let seat = g.seat_of(token);
         Ok(self.full(&mut g, seat))
     }
 
-    /// The game `id` for a socket, current (see `fresh`).
-    pub async fn watch(self: &Arc<Self>, id: &str) -> ApiResult<Handle> {
-        let handle = self.get(id).await?;
-        drop(self.fresh(&handle).await?);
+    /// The game `id` for a socket, current (see `current`).
+    pub async fn watch(self: &Arc<Self>, id: &GameId) -> CoreResult<Handle> {
+        let (handle, g) = self.current(id).await?;
+        drop(g);
         Ok(handle)
     }
 
     /// Plays `text` as move number `ply` (0-based) for the holder of `token`.
     pub async fn play(
         self: &Arc<Self>,
-        id: &str,
-        token: Option<&str>,
+        id: &GameId,
+        token: Option<&SeatToken>,
         text: &str,
         ply: usize,
         client: ClientKey,
-    ) -> ApiResult<Json> {
-        let handle = self.get(id).await?;
-        let mut g = self.fresh(&handle).await?;
-        let now = now_ms();
-        self.settle(&mut g, now).await?;
-        let seat = seat_of(&g.row, token);
-        let played = g.played();
-        // A retry of the move already accepted at this ply is answered as
-        // before; anything else for an old position is stale.
-        if ply < played {
-            let before = &g.game.positions()[ply];
-            let same = parse_move(before, text).is_ok_and(|m| m == g.game.moves()[ply]);
-            if same && seat.is_some() {
-                return Ok(self.full(&mut g, seat));
+    ) -> CoreResult<Json> {
+        self.act_for_state(id, Some(client), |g, _| {
+            let seat = g.seat_of(token);
+            let played = g.played();
+            // A retry of the move already accepted at this ply is answered
+            // as before; anything else for an old position is stale.
+            if ply < played {
+                let before = &g.game.positions()[ply];
+                let same = parse_move(before, text).is_ok_and(|m| m == g.game.moves()[ply]);
+                if same && seat.is_some() {
+                    return Ok((Edit::Nothing, seat));
+                }
             }
-        }
-        if ply != played {
-            return Err(conflict(
-                Text::new("server.stale_move")
-                    .arg("played", played)
-                    .arg("ply", ply),
-            ));
-        }
-        must_be_active(&g)?;
-        let Some(seat) = seat else {
-            return Err(ApiError::said(
-                StatusCode::FORBIDDEN,
-                Text::new("server.only_seated_move"),
-            ));
-        };
-        let turn = g.turn();
-        if !seat.may_move(turn) {
-            return Err(conflict(
-                Text::new("server.not_your_turn").with("side", Arg::Side(turn)),
-            ));
-        }
-        if g.engine_thinking {
-            return Err(conflict(Text::new("server.engine_thinking")));
-        }
-        let before = *g.game.position();
-        let m = parse_move(&before, text).map_err(|e| ApiError::bad_move(&e))?;
-        g.client = client;
-        self.commit_move(&mut g, m, now).await?;
-        if g.engine_to_move() {
-            self.start_engine(&mut g, &handle).await;
-        }
-        Ok(self.full(&mut g, Some(seat)))
-    }
-
-    /// Stores and applies a legal move, then tells everyone.
-    pub(crate) async fn commit_move(
-        &self,
-        g: &mut Live,
-        m: legion_rules::Move,
-        now: i64,
-    ) -> ApiResult<()> {
-        let before = *g.game.position();
-        let mut next = Game::clone(&g.game);
-        next.play(m).map_err(ApiError::internal)?;
-        let continues = next.outcome().is_none();
-        let ply = g.played();
-        let mut row = g.row.clone();
-        row.clock = row
-            .clock
-            .map(|c| c.after_move(g.turn(), ply, now, continues));
-        row.draw_offer = None;
-        row.takeback_offer = None;
-        derive(&mut row, &next, self.first_move_ms);
-        row.version = g.row.version + 1;
-        self.store
-            .write(Write::Append {
-                row: row.clone(),
-                ply,
-                text: canonical(&before, m),
-                now_ms: now,
-            })
-            .await?;
-        let view = view::played_move(&before, m, ply + 1, next.position());
-        g.row = row;
-        g.game = next;
-        g.moves
-            .push(serde_json::value::to_raw_value(&view).map_err(ApiError::internal)?);
-        self.metrics.moves.inc();
-        self.publish(g, true);
-        Ok(())
-    }
-
-    /// Takes the game back to `ply` moves (undo, takeback).
-    pub(crate) async fn take_back_to(
-        self: &Arc<Self>,
-        g: &mut Live,
-        handle: &Handle,
-        ply: usize,
-        now: i64,
-    ) -> ApiResult<()> {
-        let mut next = g.game.clone();
-        while next.moves().len() > ply {
-            next.undo();
-        }
-        let mut row = g.row.clone();
-        row.draw_offer = None;
-        row.takeback_offer = None;
-        row.clock = row.clock.map(|c| c.restarted(now));
-        derive(&mut row, &next, self.first_move_ms);
-        row.version = g.row.version + 1;
-        self.store
-            .write(Write::Truncate {
-                row: row.clone(),
-                ply,
-            })
-            .await?;
-        g.row = row;
-        g.game = next;
-        g.moves.truncate(ply);
-        g.stop_engine();
-        self.publish(g, false);
-        if g.engine_to_move() {
-            self.start_engine(g, handle).await;
-        }
-        Ok(())
+            if ply != played {
+                return Err(Refusal::StaleMove { played, ply });
+            }
+            g.must_be_active()?;
+            let seat = seat.ok_or(Refusal::OnlySeatedMove)?;
+            let turn = g.turn();
+            if !seat.may_move(turn) {
+                return Err(Refusal::NotYourTurn(turn));
+            }
+            if g.engine_thinking {
+                return Err(Refusal::EngineThinking);
+            }
+            let m = parse_move(g.game.position(), text).map_err(Refusal::BadMove)?;
+            Ok((Edit::Move(m), Some(seat)))
+        })
+        .await
     }
 
     /// Takes back the last move (local) or the engine's reply and your
-    /// move (engine games); friend games ask for a takeback instead.
-    pub async fn undo(self: &Arc<Self>, id: &str, token: Option<&str>) -> ApiResult<Json> {
-        let handle = self.get(id).await?;
-        let mut g = self.fresh(&handle).await?;
-        let now = now_ms();
-        self.settle(&mut g, now).await?;
-        let seat = seated(&g, token)?;
-        if g.row.mode == Mode::Friend {
-            return Err(conflict(Text::new("server.ask_takeback")));
-        }
-        must_be_active(&g)?;
-        if g.played() == 0 {
-            return Err(conflict(Text::new("server.nothing_to_undo")));
-        }
-        let mut ply = g.played() - 1;
-        if g.row.mode == Mode::Engine {
-            let positions = g.game.positions();
-            while ply > 0 && !seat.may_move(positions[ply].turn().into()) {
-                ply -= 1;
+    /// move (engine games); friend games ask for a takeback instead. With
+    /// `ply` (the moves the asker saw), a retry takes back nothing more.
+    pub async fn undo(
+        self: &Arc<Self>,
+        id: &GameId,
+        token: Option<&SeatToken>,
+        ply: Option<usize>,
+    ) -> CoreResult<Json> {
+        self.act_for_state(id, None, |g, _| {
+            let seat = g.seated(token)?;
+            if g.row.mode == Mode::Friend {
+                return Err(Refusal::AskTakeback);
             }
-            if !seat.may_move(positions[ply].turn().into()) {
-                return Err(conflict(Text::new("server.no_move_of_yours")));
+            g.must_be_active()?;
+            let played = g.played();
+            if let Some(seen) = ply
+                && seen != played
+            {
+                return Err(Refusal::StaleMove { played, ply: seen });
             }
-        }
-        self.take_back_to(&mut g, &handle, ply, now).await?;
-        Ok(self.full(&mut g, Some(seat)))
+            if played == 0 {
+                return Err(Refusal::NothingToUndo);
+            }
+            let mut back = played - 1;
+            if g.row.mode == Mode::Engine {
+                let positions = g.game.positions();
+                while back > 0 && !seat.may_move(positions[back].turn().into()) {
+                    back -= 1;
+                }
+                if !seat.may_move(positions[back].turn().into()) {
+                    return Err(Refusal::NoMoveOfYours);
+                }
+            }
+            Ok((Edit::TakeBack(back), Some(seat)))
+        })
+        .await
     }
 
-    pub async fn resign(self: &Arc<Self>, id: &str, token: Option<&str>) -> ApiResult<Json> {
-        let handle = self.get(id).await?;
-        let mut g = self.fresh(&handle).await?;
-        let now = now_ms();
-        self.settle(&mut g, now).await?;
-        let seat = seated(&g, token)?;
-        must_be_active(&g)?;
-        let loser = seat.side(g.turn());
-        self.declare(&mut g, Declared::Resigned(loser), now).await?;
-        Ok(self.full(&mut g, Some(seat)))
+    pub async fn resign(
+        self: &Arc<Self>,
+        id: &GameId,
+        token: Option<&SeatToken>,
+    ) -> CoreResult<Json> {
+        self.act_for_state(id, None, |g, _| {
+            let seat = g.seated(token)?;
+            g.must_be_active()?;
+            let loser = seat.side(g.turn());
+            Ok((Edit::Declare(Declared::Resigned(loser)), Some(seat)))
+        })
+        .await
     }
 
-    pub async fn position_of(self: &Arc<Self>, id: &str) -> ApiResult<Position> {
-        let handle = self.get(id).await?;
-        let g = self.fresh(&handle).await?;
+    pub async fn position_of(self: &Arc<Self>, id: &GameId) -> CoreResult<Position> {
+        let (_, g) = self.current(id).await?;
         Ok(*g.game.position())
     }
 
     /// Decides flag falls and missed first moves of games nobody looks at:
     /// the store names the games whose deadline has come. With several
     /// servers each sweeps; the game's version lets one decide.
-    pub async fn sweep(self: &Arc<Self>) -> ApiResult<()> {
-        let now = now_ms();
-        let due = self.store.due(now).await?;
+    pub async fn sweep(self: &Arc<Self>) -> CoreResult<()> {
+        let due = self.store.due(now_ms()).await?;
         for id in due {
             match self.sweep_one(&id).await {
                 Ok(()) => {}
-                // Another server (or a player) came first.
-                Err(e) if e.status() == StatusCode::CONFLICT => {}
+                // Another server (or a player) came first, or the game
+                // ended meanwhile.
+                Err(CoreError::Refused(_)) => {}
                 Err(e) => tracing::error!(game = %id, "sweep: {e}"),
             }
         }
         Ok(())
     }
 
-    async fn sweep_one(self: &Arc<Self>, id: &str) -> ApiResult<()> {
-        let handle = self.get(id).await?;
-        let mut g = self.fresh(&handle).await?;
-        let now = now_ms();
-        if g.due(now, self.first_move_ms).is_some() {
-            self.settle(&mut g, now).await?;
-        } else {
-            // Not due after all (a deadline of an older schema, or one
-            // moved by a change since): store the right one.
-            let row = g.row.clone();
-            let mut derived = row.clone();
-            derive(&mut derived, &g.game, self.first_move_ms);
-            if derived.deadline_ms != row.deadline_ms {
-                self.save(&mut g, row).await?;
+    async fn sweep_one(self: &Arc<Self>, id: &GameId) -> CoreResult<()> {
+        let first_move_ms = self.first_move_ms;
+        // `act` settles a due game first; one not due after all (a
+        // deadline of an older schema, or one moved by a change since) has
+        // the right deadline stored.
+        self.act(id, None, |g, _| {
+            let mut derived = g.row.clone();
+            derive(&mut derived, &g.game, first_move_ms);
+            if derived.deadline_ms == g.row.deadline_ms {
+                Ok((Edit::Nothing, None))
+            } else {
+                Ok((Edit::Row(Box::new(g.row.clone())), None))
             }
+        })
+        .await
+        .map(drop)
+    }
+}
+
+/// Plays the engine's move `m`, found for version `version` of the game,
+/// unless the game changed meanwhile (then the answer is void).
+pub(crate) enum EngineReply {
+    Played,
+    Void,
+}
+
+impl Hub {
+    /// The engine's answer, through the same path as a player's move.
+    pub(crate) async fn engine_reply(
+        self: &Arc<Self>,
+        g: &mut Live,
+        handle: &Handle,
+        m: Move,
+        version: i64,
+    ) -> CoreResult<EngineReply> {
+        if g.row.version != version {
+            return Ok(EngineReply::Void);
         }
-        Ok(())
+        g.engine_thinking = false;
+        g.engine_stop = None;
+        let now = now_ms();
+        // The engine's flag may have fallen while it thought.
+        self.settle(g, handle, now).await?;
+        if !g.engine_to_move() {
+            self.publish(g, What::State);
+            return Ok(EngineReply::Void);
+        }
+        match self.commit(g, handle, Edit::Move(m), now).await {
+            Ok(()) => Ok(EngineReply::Played),
+            // Another server changed the game: the answer is for an old
+            // position; the copy is read again (which restarts the engine
+            // if it is still to move).
+            Err(e) if e.is_stale() => {
+                self.reload(g, handle).await?;
+                Ok(EngineReply::Void)
+            }
+            Err(e) => Err(e),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_game_that_takes_no_moves_says_why() {
+        let id = GameId::parse("g").unwrap();
+        let row = GameRow::new(&id, Mode::Local, "default", legion_rules::INITIAL_LFEN, 0);
+        let mut live = rebuild(row, &[], SERVER).unwrap();
+        assert_eq!(live.over(), Some(Refusal::NotStarted));
+        live.row.started_ms = Some(1);
+        assert_eq!(live.must_be_active(), Ok(()));
+        live.row.declared = Some(Declared::Aborted(Side::White));
+        assert_eq!(live.over(), Some(Refusal::GameAborted));
+        live.row.declared = Some(Declared::Resigned(Side::White));
+        apply_declared(&mut live.game, Declared::Resigned(Side::White));
+        assert_eq!(live.over(), Some(Refusal::GameOver));
+        assert_eq!(live.seated(None), Err(Refusal::NeedsSeat));
     }
 }

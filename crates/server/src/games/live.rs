@@ -15,6 +15,8 @@ use tokio::sync::broadcast;
 
 use crate::engine::pool::ClientKey;
 use crate::games::clock::ClockView;
+use crate::games::event::{Notice, What};
+use crate::games::ids::GameId;
 use crate::games::model::{Declared, Mode, Side, Status};
 use crate::games::seats::Seat;
 use crate::games::view;
@@ -45,10 +47,8 @@ pub struct Live {
     pub engine_thinking: bool,
     /// Stops the engine's search for this game (set on undo, results).
     pub engine_stop: Option<Arc<AtomicBool>>,
-    /// Bumped by every change; an engine answer for an older one is void.
-    pub version: u64,
-    /// Each change, as the WebSocket `update` message.
-    pub tx: broadcast::Sender<Arc<str>>,
+    /// Each change, for the game's sockets.
+    pub tx: broadcast::Sender<Notice>,
     /// Who asked for the engine's next move (its share of the pool).
     pub client: ClientKey,
     core: Option<Arc<Core>>,
@@ -57,7 +57,7 @@ pub struct Live {
 /// Everything of the state that does not depend on the time or the reader.
 #[derive(Serialize)]
 pub struct Core {
-    id: String,
+    id: GameId,
     mode: Mode,
     rules: String,
     level: Option<u8>,
@@ -84,7 +84,7 @@ pub struct Core {
     takeback_offer: Option<Side>,
     rematch_offer: Option<Side>,
     /// The id of the rematch, once there is one.
-    rematch: Option<String>,
+    rematch: Option<GameId>,
     engine_thinking: bool,
 }
 
@@ -162,7 +162,6 @@ pub fn rebuild(row: GameRow, moves: &[String], client: ClientKey) -> Result<Live
         moves: views,
         engine_thinking: false,
         engine_stop: None,
-        version: 0,
         tx,
         client,
         core: None,
@@ -413,23 +412,23 @@ impl Live {
     }
 
     /// Records a change that watchers cannot follow move by move: each
-    /// socket is told to send its reader the whole state (an empty text).
+    /// socket sends its reader the whole state.
     pub fn publish_resync(&mut self) {
-        self.version += 1;
         self.core = None;
-        let _ = self.tx.send(Arc::from(""));
+        let _ = self.tx.send(Notice {
+            what: What::Resync,
+            update: None,
+        });
     }
 
     /// Records a change: the cached state is rebuilt and every watcher
     /// is sent the update (with the move it added, if any).
-    pub fn publish(&mut self, added_move: bool, now: i64, first_move_ms: i64) {
-        self.version += 1;
+    pub fn publish(&mut self, what: What, now: i64, first_move_ms: i64) {
         self.core = None;
         let core = self.core();
-        let added = if added_move {
-            self.moves.last().map(|m| &**m)
-        } else {
-            None
+        let added = match what {
+            What::Move { .. } => self.moves.last().map(|m| &**m),
+            _ => None,
         };
         let msg = Update {
             kind: "update",
@@ -439,7 +438,10 @@ impl Live {
                 timing: self.timing(now, first_move_ms),
             },
         };
-        let text: Arc<str> = to_json(&msg).get().into();
-        let _ = self.tx.send(text);
+        let update: Arc<str> = to_json(&msg).get().into();
+        let _ = self.tx.send(Notice {
+            what,
+            update: Some(update),
+        });
     }
 }

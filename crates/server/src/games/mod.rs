@@ -7,11 +7,13 @@
 pub mod cache;
 pub mod clock;
 pub(crate) mod cluster;
+pub mod event;
 pub mod hub;
 pub mod ids;
 pub mod live;
 pub mod model;
 pub mod offers;
 pub mod record;
+pub mod refusal;
 pub mod seats;
 pub mod view;

@@ -5,14 +5,12 @@ use std::sync::Arc;
 
 use crate::engine::pool::ClientKey;
 use crate::games::clock::Clock;
-use crate::games::hub::{Hub, conflict, must_be_active, seated};
-use crate::games::ids::now_ms;
-use crate::games::ids::random_id;
+use crate::games::hub::{Edit, Hub};
+use crate::games::ids::{GameId, SeatToken, now_ms};
 use crate::games::live::{Json, Live};
 use crate::games::model::{Declared, Mode, Side, Status};
+use crate::games::refusal::{CoreError, CoreResult, Refusal};
 use crate::games::seats::Seat;
-use crate::http::error::{ApiError, ApiResult};
-use crate::i18n::Text;
 use crate::store::GameRow;
 
 /// An answer to an offer.
@@ -32,131 +30,155 @@ fn last_move_of(g: &Live, side: Side) -> Option<usize> {
         .find(|&i| Side::from(positions[i].turn()) == side)
 }
 
+/// The row with one change, as an edit.
+fn edited(g: &Live, change: impl FnOnce(&mut GameRow)) -> Edit {
+    let mut row = g.row.clone();
+    change(&mut row);
+    Edit::Row(Box::new(row))
+}
+
 impl Hub {
     pub async fn draw(
         self: &Arc<Self>,
-        id: &str,
-        token: Option<&str>,
+        id: &GameId,
+        token: Option<&SeatToken>,
         action: Action,
         client: ClientKey,
-    ) -> ApiResult<Json> {
-        let handle = self.get(id).await?;
-        let mut g = self.fresh(&handle).await?;
-        let now = now_ms();
-        self.settle(&mut g, now).await?;
-        let seat = seated(&g, token)?;
-        must_be_active(&g)?;
-        let me = seat.side(g.turn());
-        match action {
-            Action::Offer if g.row.mode == Mode::Engine => {
+    ) -> CoreResult<Json> {
+        if action == Action::Offer {
+            let (_, g) = self.current(id).await?;
+            if g.row.mode == Mode::Engine {
+                let seat = g.seated(token)?;
+                g.must_be_active()?;
+                let me = seat.side(g.turn());
                 // The engine thinks without holding the game: moves and
                 // watchers go on meanwhile, and its answer counts only if
                 // the game is as it was.
-                let (pos, version) = (*g.game.position(), g.version);
+                let (pos, version) = (*g.game.position(), g.row.version);
                 drop(g);
                 let accepts = self.engine_accepts_draw(pos, me.other(), client).await?;
-                let mut g = self.fresh(&handle).await?;
-                if g.version != version {
-                    return Err(conflict(Text::new("server.changed_meanwhile")));
-                }
-                if accepts {
-                    self.declare(&mut g, Declared::DrawAgreed, now_ms()).await?;
-                    return Ok(self.full(&mut g, Some(seat)));
-                }
-                return Ok(g.full_with(Some(seat), now_ms(), self.first_move_ms, true));
-            }
-            Action::Offer => {
-                if g.row.draw_offer != Some(me) {
-                    self.edit(&mut g, |r| r.draw_offer = Some(me)).await?;
-                }
-            }
-            Action::Accept => {
-                let offer = g.row.draw_offer;
-                // On one device the same seat offers and accepts.
-                let own = offer == Some(me) && g.row.mode != Mode::Local;
-                if offer.is_none() || own {
-                    return Err(conflict(Text::new("server.no_draw_to_accept")));
-                }
-                self.declare(&mut g, Declared::DrawAgreed, now).await?;
-            }
-            Action::Decline => {
-                if g.row.draw_offer.is_none() {
-                    return Err(conflict(Text::new("server.no_draw_to_decline")));
-                }
-                self.edit(&mut g, |r| r.draw_offer = None).await?;
+                let (mut g, seat) = self
+                    .act(id, None, |g, _| {
+                        if g.row.version != version {
+                            return Err(Refusal::ChangedWhileThinking);
+                        }
+                        let seat = g.seated(token)?;
+                        let edit = if accepts {
+                            Edit::Declare(Declared::DrawAgreed)
+                        } else {
+                            Edit::Nothing
+                        };
+                        Ok((edit, Some(seat)))
+                    })
+                    .await?;
+                return Ok(g.full_with(seat, now_ms(), self.first_move_ms, !accepts));
             }
         }
-        Ok(self.full(&mut g, Some(seat)))
+        let (mut g, seat) = self
+            .act(id, None, |g, _| {
+                let seat = g.seated(token)?;
+                g.must_be_active()?;
+                let me = seat.side(g.turn());
+                let edit = match action {
+                    Action::Offer if g.row.draw_offer == Some(me) => Edit::Nothing,
+                    Action::Offer => edited(g, |r| r.draw_offer = Some(me)),
+                    Action::Accept => {
+                        let offer = g.row.draw_offer;
+                        // On one device the same seat offers and accepts.
+                        let own = offer == Some(me) && g.row.mode != Mode::Local;
+                        if offer.is_none() || own {
+                            return Err(Refusal::NoDrawToAccept);
+                        }
+                        Edit::Declare(Declared::DrawAgreed)
+                    }
+                    Action::Decline => {
+                        if g.row.draw_offer.is_none() {
+                            return Err(Refusal::NoDrawToDecline);
+                        }
+                        edited(g, |r| r.draw_offer = None)
+                    }
+                };
+                Ok((edit, Some(seat)))
+            })
+            .await?;
+        Ok(self.full(&mut g, seat))
     }
 
     /// Friend games: ask to take back your last move, accept or decline.
     pub async fn takeback(
         self: &Arc<Self>,
-        id: &str,
-        token: Option<&str>,
+        id: &GameId,
+        token: Option<&SeatToken>,
         action: Action,
-    ) -> ApiResult<Json> {
-        let handle = self.get(id).await?;
-        let mut g = self.fresh(&handle).await?;
-        let now = now_ms();
-        self.settle(&mut g, now).await?;
-        let seat = seated(&g, token)?;
-        if g.row.mode != Mode::Friend {
-            return Err(conflict(Text::new("server.use_undo")));
-        }
-        must_be_active(&g)?;
-        let me = seat.side(g.turn());
-        match action {
-            Action::Offer => {
-                if last_move_of(&g, me).is_none() {
-                    return Err(conflict(Text::new("server.no_move_of_yours")));
+    ) -> CoreResult<Json> {
+        let (mut g, seat) = self
+            .act(id, None, |g, _| {
+                let seat = g.seated(token)?;
+                if g.row.mode != Mode::Friend {
+                    return Err(Refusal::UseUndo);
                 }
-                if g.row.takeback_offer != Some(me) {
-                    self.edit(&mut g, |r| r.takeback_offer = Some(me)).await?;
-                }
-            }
-            Action::Accept => {
-                let Some(asker) = g.row.takeback_offer.filter(|&s| s != me) else {
-                    return Err(conflict(Text::new("server.no_takeback_to_accept")));
+                g.must_be_active()?;
+                let me = seat.side(g.turn());
+                let edit = match action {
+                    Action::Offer => {
+                        if last_move_of(g, me).is_none() {
+                            return Err(Refusal::NoMoveOfYours);
+                        }
+                        if g.row.takeback_offer == Some(me) {
+                            Edit::Nothing
+                        } else {
+                            edited(g, |r| r.takeback_offer = Some(me))
+                        }
+                    }
+                    Action::Accept => {
+                        let asker = g
+                            .row
+                            .takeback_offer
+                            .filter(|&s| s != me)
+                            .ok_or(Refusal::NoTakebackToAccept)?;
+                        // An offer is made only by a side with a move.
+                        let ply = last_move_of(g, asker).ok_or(Refusal::NoTakebackToAccept)?;
+                        Edit::TakeBack(ply)
+                    }
+                    Action::Decline => {
+                        if g.row.takeback_offer.is_none() {
+                            return Err(Refusal::NoTakebackToDecline);
+                        }
+                        edited(g, |r| r.takeback_offer = None)
+                    }
                 };
-                let Some(ply) = last_move_of(&g, asker) else {
-                    return Err(ApiError::internal("a takeback request without a move"));
-                };
-                self.take_back_to(&mut g, &handle, ply, now).await?;
-            }
-            Action::Decline => {
-                if g.row.takeback_offer.is_none() {
-                    return Err(conflict(Text::new("server.no_takeback_to_decline")));
-                }
-                self.edit(&mut g, |r| r.takeback_offer = None).await?;
-            }
-        }
-        Ok(self.full(&mut g, Some(seat)))
+                Ok((edit, Some(seat)))
+            })
+            .await?;
+        Ok(self.full(&mut g, seat))
     }
 
     /// Until both sides have moved, either seat may call the game off.
-    pub async fn abort(self: &Arc<Self>, id: &str, token: Option<&str>) -> ApiResult<Json> {
-        let handle = self.get(id).await?;
-        let mut g = self.fresh(&handle).await?;
-        let now = now_ms();
-        self.settle(&mut g, now).await?;
-        let seat = seated(&g, token)?;
-        if g.status() != Status::Waiting {
-            must_be_active(&g)?;
-        }
-        if g.played() >= 2 {
-            return Err(conflict(Text::new("server.too_late_to_abort")));
-        }
-        let side = seat.side(g.turn());
-        self.declare(&mut g, Declared::Aborted(side), now).await?;
-        Ok(self.full(&mut g, Some(seat)))
+    pub async fn abort(
+        self: &Arc<Self>,
+        id: &GameId,
+        token: Option<&SeatToken>,
+    ) -> CoreResult<Json> {
+        let (mut g, seat) = self
+            .act(id, None, |g, _| {
+                let seat = g.seated(token)?;
+                if g.status() != Status::Waiting {
+                    g.must_be_active()?;
+                }
+                if g.played() >= 2 {
+                    return Err(Refusal::TooLateToAbort);
+                }
+                let side = seat.side(g.turn());
+                Ok((Edit::Declare(Declared::Aborted(side)), Some(seat)))
+            })
+            .await?;
+        Ok(self.full(&mut g, seat))
     }
 }
 
 /// A rematch: the new game, for the one who asked or accepted.
 pub struct Rematch {
-    pub id: String,
-    pub token: String,
+    pub id: GameId,
     pub seat: Seat,
     pub state: Json,
 }
@@ -168,50 +190,63 @@ impl Hub {
     /// other colour, so both pages follow without a new invite.
     pub async fn rematch(
         self: &Arc<Self>,
-        id: &str,
-        token: Option<&str>,
+        id: &GameId,
+        token: Option<&SeatToken>,
         action: Action,
         client: ClientKey,
-    ) -> ApiResult<Option<Rematch>> {
-        let handle = self.get(id).await?;
-        let mut g = self.fresh(&handle).await?;
-        let now = now_ms();
-        self.settle(&mut g, now).await?;
-        let seat = seated(&g, token)?;
-        if matches!(g.status(), Status::Active | Status::Waiting) {
-            return Err(conflict(Text::new("server.rematch_after_end")));
-        }
-        if g.row.rematch.is_some() {
-            return Err(conflict(Text::new("server.rematch_exists")));
-        }
-        let me = seat.side(g.turn());
-        if g.row.mode == Mode::Friend {
-            match action {
-                Action::Offer if g.row.rematch_offer != Some(me) => {
-                    self.edit(&mut g, |r| r.rematch_offer = Some(me)).await?;
-                    return Ok(None);
+    ) -> CoreResult<Option<Rematch>> {
+        // Whether the new game is to be made now (else an offer changed).
+        let mut start = false;
+        let (mut g, seat) = self
+            .act(id, None, |g, _| {
+                start = false;
+                let seat = g.seated(token)?;
+                if matches!(g.status(), Status::Active | Status::Waiting) {
+                    return Err(Refusal::RematchAfterEnd);
                 }
-                Action::Offer => return Ok(None),
-                Action::Decline => {
-                    if g.row.rematch_offer.is_none() {
-                        return Err(conflict(Text::new("server.no_rematch_offer")));
+                if g.row.rematch.is_some() {
+                    return Err(Refusal::RematchExists);
+                }
+                let me = seat.side(g.turn());
+                let edit = match (g.row.mode, action) {
+                    (Mode::Friend, Action::Offer) if g.row.rematch_offer == Some(me) => {
+                        Edit::Nothing
                     }
-                    self.edit(&mut g, |r| r.rematch_offer = None).await?;
-                    return Ok(None);
-                }
-                Action::Accept if g.row.rematch_offer.is_some_and(|s| s != me) => {}
-                Action::Accept => return Err(conflict(Text::new("server.no_rematch_offer"))),
-            }
+                    (Mode::Friend, Action::Offer) => edited(g, |r| r.rematch_offer = Some(me)),
+                    (Mode::Friend, Action::Decline) => {
+                        if g.row.rematch_offer.is_none() {
+                            return Err(Refusal::NoRematchOffer);
+                        }
+                        edited(g, |r| r.rematch_offer = None)
+                    }
+                    (Mode::Friend, Action::Accept)
+                        if !g.row.rematch_offer.is_some_and(|s| s != me) =>
+                    {
+                        return Err(Refusal::NoRematchOffer);
+                    }
+                    _ => {
+                        start = true;
+                        Edit::Nothing
+                    }
+                };
+                Ok((edit, Some(seat)))
+            })
+            .await?;
+        if !start {
+            return Ok(None);
         }
+        let seat = seat.ok_or_else(|| CoreError::internal("a rematch without a seat"))?;
+        // The old game stays locked while the new one is made: one
+        // rematch per game.
         let old = g.row.clone();
-        let new_id = random_id(10);
-        let started = Some(now);
+        let new_id = GameId::random();
+        let now = now_ms();
         let row = GameRow {
             level: old.level,
             engine_color: old.engine_color.map(Side::other),
-            white_token: old.black_token.clone(),
-            black_token: old.white_token.clone(),
-            started_ms: started,
+            white_seat: old.black_seat.clone(),
+            black_seat: old.white_seat.clone(),
+            started_ms: Some(now),
             clock: old
                 .clock
                 .map(|c| Clock::new(c.initial_ms, c.increment_ms).restarted(now)),
@@ -223,14 +258,14 @@ impl Hub {
             Seat::Both => Seat::Both,
         };
         let state = self.open_game(row, client, new_seat).await?;
-        self.edit(&mut g, |r| {
+        let handle = self.get(id).await?;
+        let edit = edited(&g, |r| {
             r.rematch = Some(new_id.clone());
             r.rematch_offer = None;
-        })
-        .await?;
+        });
+        self.commit(&mut g, &handle, edit, now).await?;
         Ok(Some(Rematch {
             id: new_id,
-            token: token.unwrap_or_default().to_string(),
             seat: new_seat,
             state,
         }))

@@ -5,8 +5,9 @@ use std::sync::Arc;
 use legion_rules::Record;
 
 use crate::games::hub::Hub;
+use crate::games::ids::GameId;
 use crate::games::model::Side;
-use crate::http::error::ApiResult;
+use crate::games::refusal::CoreResult;
 
 /// `YYYY.MM.DD` of a unix time in ms (UTC), as game records write dates.
 pub fn date_of(ms: i64) -> String {
@@ -24,9 +25,8 @@ pub fn date_of(ms: i64) -> String {
 }
 
 impl Hub {
-    pub async fn record(self: &Arc<Self>, id: &str) -> ApiResult<String> {
-        let handle = self.get(id).await?;
-        let g = self.fresh(&handle).await?;
+    pub async fn record(self: &Arc<Self>, id: &GameId) -> CoreResult<String> {
+        let (_, g) = self.current(id).await?;
         let mut r = Record::new(g.game.clone());
         r.set_tag("Event", "Legion game");
         r.set_tag("Date", &date_of(g.row.created_ms));

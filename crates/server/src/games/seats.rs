@@ -1,11 +1,11 @@
 //! Seats and their secrets. A seat's token is made by the server and
 //! handed out once: to the creator, or to whoever claims a friend game's
-//! one-time invite. Tokens travel in `Authorization` headers and
-//! WebSocket messages, never in URLs.
+//! one-time invite; the database keeps only its hash. Tokens travel in
+//! `Authorization` headers and WebSocket messages, never in URLs.
 
 use serde::Serialize;
 
-use crate::games::ids::same_secret;
+use crate::games::ids::SeatToken;
 use crate::games::model::Side;
 use crate::store::GameRow;
 
@@ -20,9 +20,6 @@ pub enum Seat {
     #[serde(rename = "both")]
     Both,
 }
-
-/// Characters in a seat token and in an invite code.
-pub const TOKEN_LEN: usize = 24;
 
 impl Seat {
     pub fn may_move(self, side: Side) -> bool {
@@ -53,10 +50,10 @@ impl From<Side> for Seat {
 }
 
 /// The seat `token` holds in the game of `row`, if any.
-pub fn seat_of(row: &GameRow, token: Option<&str>) -> Option<Seat> {
-    let t = token.filter(|t| !t.is_empty())?;
-    let holds = |seat: &Option<String>| seat.as_deref().is_some_and(|s| same_secret(s, t));
-    match (holds(&row.white_token), holds(&row.black_token)) {
+pub fn seat_of(row: &GameRow, token: Option<&SeatToken>) -> Option<Seat> {
+    let t = token?;
+    let holds = |seat: &Option<_>| seat.as_ref().is_some_and(|s| t.opens(s));
+    match (holds(&row.white_seat), holds(&row.black_seat)) {
         (true, true) => Some(Seat::Both),
         (true, false) => Some(Seat::White),
         (false, true) => Some(Seat::Black),
@@ -66,7 +63,7 @@ pub fn seat_of(row: &GameRow, token: Option<&str>) -> Option<Seat> {
 
 /// The side an unclaimed invite opens: the seat that has no token yet.
 pub fn open_side(row: &GameRow) -> Option<Side> {
-    match (&row.white_token, &row.black_token) {
+    match (&row.white_seat, &row.black_seat) {
         (None, Some(_)) => Some(Side::White),
         (Some(_), None) => Some(Side::Black),
         _ => None,
@@ -78,23 +75,27 @@ mod tests {
     use super::*;
     use crate::games::model::Mode;
 
+    fn token(s: &str) -> SeatToken {
+        SeatToken::parse(s).unwrap()
+    }
+
     fn row(w: Option<&str>, b: Option<&str>) -> GameRow {
-        let mut r = GameRow::new("g", Mode::Friend, "default", legion_rules::INITIAL_LFEN, 0);
-        r.white_token = w.map(str::to_string);
-        r.black_token = b.map(str::to_string);
+        let id = crate::games::ids::GameId::parse("g").unwrap();
+        let mut r = GameRow::new(&id, Mode::Friend, "default", legion_rules::INITIAL_LFEN, 0);
+        r.white_seat = w.map(|t| token(t).hash());
+        r.black_seat = b.map(|t| token(t).hash());
         r
     }
 
     #[test]
     fn tokens_give_their_seats_only() {
-        let r = row(Some("white-secret"), Some("black-secret"));
-        assert_eq!(seat_of(&r, Some("white-secret")), Some(Seat::White));
-        assert_eq!(seat_of(&r, Some("black-secret")), Some(Seat::Black));
-        assert_eq!(seat_of(&r, Some("black-secreT")), None);
-        assert_eq!(seat_of(&r, Some("")), None);
+        let r = row(Some("whiteSecret"), Some("blackSecret"));
+        assert_eq!(seat_of(&r, Some(&token("whiteSecret"))), Some(Seat::White));
+        assert_eq!(seat_of(&r, Some(&token("blackSecret"))), Some(Seat::Black));
+        assert_eq!(seat_of(&r, Some(&token("blackSecreT"))), None);
         assert_eq!(seat_of(&r, None), None);
         let local = row(Some("both"), Some("both"));
-        assert_eq!(seat_of(&local, Some("both")), Some(Seat::Both));
+        assert_eq!(seat_of(&local, Some(&token("both"))), Some(Seat::Both));
     }
 
     #[test]
@@ -102,8 +103,6 @@ mod tests {
         assert_eq!(open_side(&row(Some("w"), None)), Some(Side::Black));
         assert_eq!(open_side(&row(None, Some("b"))), Some(Side::White));
         assert_eq!(open_side(&row(Some("w"), Some("b"))), None);
-        // An empty token matches no seat, even an open one.
-        assert_eq!(seat_of(&row(Some("w"), None), Some("")), None);
     }
 
     #[test]

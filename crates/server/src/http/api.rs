@@ -22,9 +22,11 @@ use serde_json::{Value, json};
 use tokio::sync::watch;
 
 use crate::games::hub::{Hub, NewGame};
+use crate::games::ids::{GameId, InviteCode, SeatToken};
 use crate::games::live::rules_of;
 use crate::games::model::{Mode, Side};
 use crate::games::offers::Action;
+use crate::games::refusal::Refusal;
 use crate::games::seats::Seat;
 use crate::games::view;
 use crate::http::error::{ApiError, ApiResult};
@@ -74,13 +76,34 @@ fn body<T: DeserializeOwned>(bytes: Result<Bytes, BytesRejection>) -> ApiResult<
     serde_json::from_slice(bytes).map_err(|e| ApiError::bad_request(format!("bad JSON: {e}")))
 }
 
-/// The token of `Authorization: Bearer <token>`.
-fn bearer(headers: &HeaderMap) -> Option<String> {
+/// The seat token of `Authorization: Bearer <token>`; a text that is no
+/// token of ours holds no seat.
+fn bearer(headers: &HeaderMap) -> Option<SeatToken> {
     headers
         .get(header::AUTHORIZATION)
         .and_then(|v| v.to_str().ok())
         .and_then(|v| v.strip_prefix("Bearer "))
-        .map(|t| t.trim().to_string())
+        .and_then(|t| SeatToken::parse(t.trim()).ok())
+}
+
+/// The game of a request's path (`/api/games/{id}/…`), read once: a text
+/// that is no id of ours names no game (404).
+pub struct GamePath(pub GameId);
+
+impl<S: Send + Sync> axum::extract::FromRequestParts<S> for GamePath {
+    type Rejection = ApiError;
+
+    async fn from_request_parts(
+        parts: &mut axum::http::request::Parts,
+        state: &S,
+    ) -> Result<GamePath, ApiError> {
+        let Path(raw) = Path::<String>::from_request_parts(parts, state)
+            .await
+            .map_err(|e| ApiError::bad_request(e.body_text()))?;
+        GameId::parse(&raw)
+            .map(GamePath)
+            .map_err(|_| Refusal::NoGame(raw).into())
+    }
 }
 
 pub fn router(app: App, site: Site) -> Router {
@@ -247,10 +270,10 @@ fn read_position(lfen: &str, rules: legion_rules::Rules) -> ApiResult<Position> 
 
 #[derive(Serialize)]
 struct CreatedBody<'a> {
-    id: &'a str,
-    token: &'a str,
+    id: &'a GameId,
+    token: &'a SeatToken,
     color: Seat,
-    invite: Option<&'a str>,
+    invite: Option<&'a InviteCode>,
     state: &'a RawValue,
 }
 
@@ -340,7 +363,7 @@ async fn create_game(
         id: &created.id,
         token: &created.token,
         color: created.seat,
-        invite: created.invite.as_deref(),
+        invite: created.invite.as_ref(),
         state: &created.state,
     })
     .map_err(ApiError::internal)?;
@@ -354,21 +377,28 @@ struct JoinRequest {
 
 #[derive(Serialize)]
 struct JoinedBody<'a> {
-    token: &'a str,
+    token: &'a SeatToken,
     color: Seat,
     state: &'a RawValue,
 }
 
 async fn join(
     State(app): State<App>,
-    Path(id): Path<String>,
+    GamePath(id): GamePath,
+    headers: HeaderMap,
     client: Client,
     b: Result<Bytes, BytesRejection>,
 ) -> ApiResult<Response> {
     let req: JoinRequest = body(b)?;
     // Guessing invites costs the same tokens as making games.
     app.new_games.check(client)?;
-    let joined = app.hub.join(&id, &req.invite).await?;
+    // A text that is no invite of ours is a wrong invite.
+    let invite =
+        InviteCode::parse(&req.invite).map_err(|_| ApiError::from(Refusal::WrongInvite))?;
+    let joined = app
+        .hub
+        .join(&id, &invite, bearer(&headers).as_ref())
+        .await?;
     let text = serde_json::to_string(&JoinedBody {
         token: &joined.token,
         color: joined.seat,
@@ -380,11 +410,11 @@ async fn join(
 
 async fn game_state(
     State(app): State<App>,
-    Path(id): Path<String>,
+    GamePath(id): GamePath,
     headers: HeaderMap,
 ) -> ApiResult<Response> {
     Ok(state_response(
-        &app.hub.state(&id, bearer(&headers).as_deref()).await?,
+        &app.hub.state(&id, bearer(&headers).as_ref()).await?,
     ))
 }
 
@@ -398,19 +428,19 @@ struct MoveRequest {
 
 async fn play_move(
     State(app): State<App>,
-    Path(id): Path<String>,
+    GamePath(id): GamePath,
     headers: HeaderMap,
     client: Client,
     b: Result<Bytes, BytesRejection>,
 ) -> ApiResult<Response> {
     let req: MoveRequest = body(b)?;
-    let t = bearer(&headers).or(req.token);
+    let t = bearer(&headers).or_else(|| req.token.and_then(|t| SeatToken::parse(&t).ok()));
     if req.mv.len() > MAX_MOVE {
         return Err(move_too_long());
     }
     Ok(state_response(
         &app.hub
-            .play(&id, t.as_deref(), &req.mv, req.ply, client.0)
+            .play(&id, t.as_ref(), &req.mv, req.ply, client.0)
             .await?,
     ))
 }
@@ -427,39 +457,47 @@ fn no_fields(b: Result<Bytes, BytesRejection>) -> ApiResult<()> {
     body::<serde_json::Map<String, Value>>(b).map(|_| ())
 }
 
+#[derive(Deserialize)]
+struct UndoRequest {
+    /// The moves the asker saw: a retry takes back nothing more.
+    ply: Option<usize>,
+}
+
 async fn undo(
     State(app): State<App>,
-    Path(id): Path<String>,
+    GamePath(id): GamePath,
     headers: HeaderMap,
     b: Result<Bytes, BytesRejection>,
 ) -> ApiResult<Response> {
-    no_fields(b)?;
+    let req: UndoRequest = body(b)?;
     Ok(state_response(
-        &app.hub.undo(&id, bearer(&headers).as_deref()).await?,
+        &app.hub
+            .undo(&id, bearer(&headers).as_ref(), req.ply)
+            .await?,
     ))
 }
 
 async fn resign(
     State(app): State<App>,
-    Path(id): Path<String>,
+    GamePath(id): GamePath,
     headers: HeaderMap,
     b: Result<Bytes, BytesRejection>,
 ) -> ApiResult<Response> {
     no_fields(b)?;
     Ok(state_response(
-        &app.hub.resign(&id, bearer(&headers).as_deref()).await?,
+        &app.hub.resign(&id, bearer(&headers).as_ref()).await?,
     ))
 }
 
 async fn abort(
     State(app): State<App>,
-    Path(id): Path<String>,
+    GamePath(id): GamePath,
     headers: HeaderMap,
     b: Result<Bytes, BytesRejection>,
 ) -> ApiResult<Response> {
     no_fields(b)?;
     Ok(state_response(
-        &app.hub.abort(&id, bearer(&headers).as_deref()).await?,
+        &app.hub.abort(&id, bearer(&headers).as_ref()).await?,
     ))
 }
 
@@ -482,7 +520,7 @@ fn action(b: Result<Bytes, BytesRejection>, what: &str) -> ApiResult<Action> {
 
 async fn draw(
     State(app): State<App>,
-    Path(id): Path<String>,
+    GamePath(id): GamePath,
     headers: HeaderMap,
     client: Client,
     b: Result<Bytes, BytesRejection>,
@@ -490,29 +528,27 @@ async fn draw(
     let a = action(b, "draw")?;
     Ok(state_response(
         &app.hub
-            .draw(&id, bearer(&headers).as_deref(), a, client.0)
+            .draw(&id, bearer(&headers).as_ref(), a, client.0)
             .await?,
     ))
 }
 
 async fn takeback(
     State(app): State<App>,
-    Path(id): Path<String>,
+    GamePath(id): GamePath,
     headers: HeaderMap,
     b: Result<Bytes, BytesRejection>,
 ) -> ApiResult<Response> {
     let a = action(b, "takeback")?;
     Ok(state_response(
-        &app.hub
-            .takeback(&id, bearer(&headers).as_deref(), a)
-            .await?,
+        &app.hub.takeback(&id, bearer(&headers).as_ref(), a).await?,
     ))
 }
 
 /// `{"action": ...}`; against the engine or on one device the body may be `{}`.
 async fn rematch(
     State(app): State<App>,
-    Path(id): Path<String>,
+    GamePath(id): GamePath,
     headers: HeaderMap,
     client: Client,
     b: Result<Bytes, BytesRejection>,
@@ -530,12 +566,14 @@ async fn rematch(
     };
     app.new_games.check(client)?;
     let token = bearer(&headers);
-    match app.hub.rematch(&id, token.as_deref(), a, client.0).await? {
-        None => Ok(state_response(&app.hub.state(&id, token.as_deref()).await?)),
+    match app.hub.rematch(&id, token.as_ref(), a, client.0).await? {
+        None => Ok(state_response(&app.hub.state(&id, token.as_ref()).await?)),
         Some(r) => {
+            // The rematch keeps each player's token (the seat was checked).
+            let token = token.ok_or_else(|| ApiError::internal("a rematch without a token"))?;
             let text = serde_json::to_string(&CreatedBody {
                 id: &r.id,
-                token: &r.token,
+                token: &token,
                 color: r.seat,
                 invite: None,
                 state: &r.state,
@@ -546,14 +584,14 @@ async fn rematch(
     }
 }
 
-async fn game_analysis(State(app): State<App>, Path(id): Path<String>) -> ApiResult<Response> {
+async fn game_analysis(State(app): State<App>, GamePath(id): GamePath) -> ApiResult<Response> {
     Ok(axum::Json(app.hub.analysis(&id).await?).into_response())
 }
 
 /// Starts the engine's analysis of a finished game (once; anyone may ask).
 async fn request_analysis(
     State(app): State<App>,
-    Path(id): Path<String>,
+    GamePath(id): GamePath,
     client: Client,
     b: Result<Bytes, BytesRejection>,
 ) -> ApiResult<Response> {
@@ -563,7 +601,7 @@ async fn request_analysis(
     Ok((StatusCode::ACCEPTED, axum::Json(progress)).into_response())
 }
 
-async fn record(State(app): State<App>, Path(id): Path<String>) -> ApiResult<Response> {
+async fn record(State(app): State<App>, GamePath(id): GamePath) -> ApiResult<Response> {
     let text = app.hub.record(&id).await?;
     // The id is checked (base62) by the time the record exists.
     let disposition = HeaderValue::from_str(&format!("attachment; filename=\"legion-{id}.pgn\""))
@@ -651,7 +689,7 @@ async fn explain(lang: Lang, b: Result<Bytes, BytesRejection>) -> ApiResult<Resp
 
 async fn game_explain(
     State(app): State<App>,
-    Path(id): Path<String>,
+    GamePath(id): GamePath,
     lang: Lang,
     b: Result<Bytes, BytesRejection>,
 ) -> ApiResult<Response> {

@@ -8,7 +8,8 @@ use axum::http::{HeaderValue, StatusCode, header};
 use axum::response::{IntoResponse, Response};
 use serde::Serialize;
 
-use crate::i18n::{Lang, Text};
+use crate::games::refusal::{CoreError, Refusal};
+use crate::i18n::{Arg, Lang, Text};
 use crate::store::StoreError;
 
 #[derive(Debug, thiserror::Error)]
@@ -209,6 +210,74 @@ impl From<StoreError> for ApiError {
                 crate::i18n::Text::new("server.game_changed"),
             ),
             e => ApiError::Internal(e.to_string()),
+        }
+    }
+}
+
+impl From<Refusal> for ApiError {
+    /// The status and words of each refusal of the core; the keys are the
+    /// answer's `code` (docs/API.md).
+    fn from(r: Refusal) -> ApiError {
+        let said = |status, key| ApiError::said(status, Text::new(key));
+        let conflict = |key| said(StatusCode::CONFLICT, key);
+        match r {
+            Refusal::NoGame(id) => ApiError::said(
+                StatusCode::NOT_FOUND,
+                Text::new("server.no_game").arg("id", id),
+            ),
+            Refusal::GameOver => conflict("server.game_over"),
+            Refusal::GameAborted => conflict("server.game_aborted"),
+            Refusal::NotStarted => conflict("server.not_started"),
+            Refusal::NeedsSeat => said(StatusCode::FORBIDDEN, "server.needs_seat"),
+            Refusal::OnlySeatedMove => said(StatusCode::FORBIDDEN, "server.only_seated_move"),
+            Refusal::NotYourTurn(side) => ApiError::said(
+                StatusCode::CONFLICT,
+                Text::new("server.not_your_turn").with("side", Arg::Side(side)),
+            ),
+            Refusal::EngineThinking => conflict("server.engine_thinking"),
+            Refusal::StaleMove { played, ply } => ApiError::said(
+                StatusCode::CONFLICT,
+                Text::new("server.stale_move")
+                    .arg("played", played)
+                    .arg("ply", ply),
+            ),
+            Refusal::Changed => conflict("server.game_changed"),
+            Refusal::ChangedWhileThinking => conflict("server.changed_meanwhile"),
+            Refusal::BadMove(e) => ApiError::bad_move(&e),
+            Refusal::AskTakeback => conflict("server.ask_takeback"),
+            Refusal::UseUndo => conflict("server.use_undo"),
+            Refusal::NothingToUndo => conflict("server.nothing_to_undo"),
+            Refusal::NoMoveOfYours => conflict("server.no_move_of_yours"),
+            Refusal::NoDrawToAccept => conflict("server.no_draw_to_accept"),
+            Refusal::NoDrawToDecline => conflict("server.no_draw_to_decline"),
+            Refusal::NoTakebackToAccept => conflict("server.no_takeback_to_accept"),
+            Refusal::NoTakebackToDecline => conflict("server.no_takeback_to_decline"),
+            Refusal::TooLateToAbort => conflict("server.too_late_to_abort"),
+            Refusal::RematchAfterEnd => conflict("server.rematch_after_end"),
+            Refusal::RematchExists => conflict("server.rematch_exists"),
+            Refusal::NoRematchOffer => conflict("server.no_rematch_offer"),
+            Refusal::NoInvite => said(StatusCode::FORBIDDEN, "server.no_invite"),
+            Refusal::WrongInvite => said(StatusCode::FORBIDDEN, "server.wrong_invite"),
+            Refusal::InviteUsed => conflict("server.invite_used"),
+            Refusal::AlreadySeated => conflict("server.already_seated"),
+            Refusal::AnalysisAfterEnd => conflict("server.analysis_after_end"),
+            Refusal::EngineBusy => said(StatusCode::SERVICE_UNAVAILABLE, "server.engine_busy"),
+            Refusal::EngineTooMany(n) => ApiError::RateLimited {
+                message: Text::new("server.engine_too_many")
+                    .arg("count", n)
+                    .render(crate::i18n::current()),
+                retry_after: Duration::from_secs(1),
+            },
+        }
+    }
+}
+
+impl From<CoreError> for ApiError {
+    fn from(e: CoreError) -> ApiError {
+        match e {
+            CoreError::Refused(r) => r.into(),
+            CoreError::Store(e) => e.into(),
+            CoreError::Internal(detail) => ApiError::Internal(detail),
         }
     }
 }

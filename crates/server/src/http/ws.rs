@@ -4,21 +4,22 @@
 //! socket is bounded: a place among the client's and the server's, a
 //! message size, a time to say hello, pings and an idle timeout.
 
-use std::sync::Arc;
-
+use axum::extract::State;
 use axum::extract::ws::{CloseFrame, Message, WebSocket, WebSocketUpgrade};
-use axum::extract::{Path, State};
 use axum::response::{IntoResponse, Response};
 use futures_util::stream::SplitSink;
 use futures_util::{SinkExt, StreamExt};
-use serde::Deserialize;
-use serde_json::json;
+use serde::{Deserialize, Serialize};
+use serde_json::value::RawValue;
 use tokio::sync::broadcast::error::RecvError;
 use tokio::time::Instant;
 
 use crate::games::cache::Handle;
+use crate::games::event::Notice;
+use crate::games::ids::{GameId, SeatToken};
 use crate::games::seats::seat_of;
-use crate::http::api::{App, MAX_MOVE};
+use crate::http::api::{App, GamePath, MAX_MOVE};
+use crate::http::error::ApiError;
 use crate::http::limits::{Client, SocketPlace};
 use crate::i18n::Lang;
 
@@ -37,7 +38,10 @@ const NORMAL: u16 = 1000;
 #[serde(tag = "type", rename_all = "lowercase")]
 enum ClientMessage {
     Hello {
-        token: Option<String>,
+        /// A text that is no token of ours holds no seat (the socket
+        /// watches).
+        #[serde(default, deserialize_with = "lenient_token")]
+        token: Option<SeatToken>,
     },
     Move {
         #[serde(rename = "move")]
@@ -47,9 +51,70 @@ enum ClientMessage {
     Ping,
 }
 
+/// A token as the client sent it: one of ours, or none.
+fn lenient_token<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Option<SeatToken>, D::Error> {
+    let text = Option::<String>::deserialize(d)?;
+    Ok(text.and_then(|t| SeatToken::parse(&t).ok()))
+}
+
+/// What the server sends on a game's socket (docs/API.md, "WebSocket").
+#[derive(Serialize)]
+#[serde(tag = "type", rename_all = "lowercase")]
+enum ServerMessage<'a> {
+    /// The whole state.
+    State {
+        state: &'a RawValue,
+    },
+    /// A move was accepted at `ply`.
+    Ack {
+        ply: usize,
+        #[serde(rename = "move")]
+        mv: &'a str,
+    },
+    /// A message refused: the API's error body, with the status an HTTP
+    /// request would have had and the ply of a refused move.
+    Error {
+        #[serde(flatten)]
+        body: serde_json::Value,
+        #[serde(skip_serializing_if = "Option::is_none")]
+        ply: Option<usize>,
+        #[serde(skip_serializing_if = "Option::is_none")]
+        status: Option<u16>,
+    },
+    Pong,
+}
+
+impl ServerMessage<'_> {
+    fn text(&self) -> String {
+        // Our own types serialise to JSON without fail.
+        serde_json::to_string(self).unwrap_or_default()
+    }
+}
+
+/// An error message with words only (no API error behind it).
+fn said(error: &str) -> String {
+    ServerMessage::Error {
+        body: serde_json::json!({ "error": error }),
+        ply: None,
+        status: None,
+    }
+    .text()
+}
+
+/// Whether a read failed on a frame or message over the library's bound.
+fn too_big(e: axum::Error) -> bool {
+    use tungstenite::error::{CapacityError, Error};
+    matches!(
+        e.into_inner().downcast::<Error>().map(|e| *e),
+        Ok(Error::Capacity(
+            CapacityError::MessageTooLong { .. } | CapacityError::TooManyHeaders
+        ))
+    )
+}
+
 pub async fn handler(
     State(app): State<App>,
-    Path(id): Path<String>,
+    GamePath(id): GamePath,
     client: Client,
     lang: Lang,
     upgrade: WebSocketUpgrade,
@@ -61,7 +126,7 @@ pub async fn handler(
     // Unknown games are refused before the upgrade.
     let handle = match app.hub.watch(&id).await {
         Ok(x) => x,
-        Err(e) => return e.into_response(),
+        Err(e) => return ApiError::from(e).into_response(),
     };
     // Small buffers: a socket mostly waits, and 1,000 of them should cost
     // megabytes, not the library's default 128 KiB each.
@@ -89,12 +154,12 @@ pub async fn handler(
 
 struct Session {
     app: App,
-    id: String,
+    id: GameId,
     client: Client,
     /// The language of the page that opened the socket, for its errors.
     lang: Lang,
     handle: Handle,
-    token: Option<String>,
+    token: Option<SeatToken>,
     _place: SocketPlace,
 }
 
@@ -117,7 +182,7 @@ enum Next {
     Close(u16, &'static str),
 }
 
-type Updates = tokio::sync::broadcast::Receiver<Arc<str>>;
+type Updates = tokio::sync::broadcast::Receiver<Notice>;
 
 impl Session {
     /// The whole state, and the changes after it: both taken under the
@@ -125,13 +190,10 @@ impl Session {
     /// the client was saying hello, say) is sent after it.
     async fn full_state(&self) -> (String, Updates) {
         let mut g = self.handle.lock().await;
-        let seat = seat_of(&g.row, self.token.as_deref());
+        let seat = seat_of(&g.row, self.token.as_ref());
         let state = self.app.hub.full(&mut g, seat);
         let updates = g.tx.subscribe();
-        (
-            format!(r#"{{"type":"state","state":{}}}"#, state.get()),
-            updates,
-        )
+        (ServerMessage::State { state: &state }.text(), updates)
     }
 
     async fn run(mut self, socket: WebSocket) {
@@ -160,9 +222,9 @@ impl Session {
         loop {
             let next = tokio::select! {
                 update = updates.recv() => match update {
+                    Ok(Notice { update: Some(text), .. }) => Next::Reply(text.to_string()),
                     // The game was read again as a whole (another server changed it).
-                    Ok(text) if text.is_empty() => Next::State,
-                    Ok(text) => Next::Reply(text.to_string()),
+                    Ok(Notice { update: None, .. }) => Next::State,
                     // Too slow to follow: the whole state instead.
                     Err(RecvError::Lagged(_)) => Next::State,
                     Err(RecvError::Closed) => Next::Close(GOING_AWAY, "the game is gone"),
@@ -172,13 +234,12 @@ impl Session {
                     match msg {
                         Some(Ok(Message::Text(t))) => self.answer(&t).await,
                         Some(Ok(Message::Binary(b))) if b.len() > MAX_MESSAGE => Next::Close(TOO_BIG, "message too big"),
-                        Some(Ok(Message::Binary(_))) => Next::Reply(error("send JSON text messages")),
+                        Some(Ok(Message::Binary(_))) => Next::Reply(said("send JSON text messages")),
                         Some(Ok(Message::Ping(_) | Message::Pong(_))) => continue,
                         Some(Ok(Message::Close(_))) | None => break,
                         Some(Err(e)) => {
                             // A frame over the library's bound: say why.
-                            let text = e.to_string();
-                            if text.contains("too long") || text.contains("too big") || text.contains("Space limit") {
+                            if too_big(e) {
                                 close(&mut out, TOO_BIG, "message too big").await;
                             }
                             break;
@@ -226,44 +287,39 @@ impl Session {
         let msg = match serde_json::from_str::<ClientMessage>(text) {
             Ok(m) => m,
             Err(e) => {
-                return Next::Reply(error(&format!(
+                return Next::Reply(said(&format!(
                     "unreadable message ({e}); the types are hello, move and ping"
                 )));
             }
         };
         match msg {
-            ClientMessage::Ping => Next::Reply(json!({"type": "pong"}).to_string()),
+            ClientMessage::Ping => Next::Reply(ServerMessage::Pong.text()),
             ClientMessage::Hello { token } => {
                 self.token = token;
                 Next::State
             }
             ClientMessage::Move { mv, ply } => {
+                let refused = |e: ApiError, ply| {
+                    ServerMessage::Error {
+                        status: Some(e.status().as_u16()),
+                        body: e.body_in(self.lang),
+                        ply,
+                    }
+                    .text()
+                };
                 if mv.len() > MAX_MOVE {
-                    let e = crate::http::api::move_too_long();
-                    return Next::Reply(error(
-                        e.body_in(self.lang)["error"].as_str().unwrap_or_default(),
-                    ));
+                    return Next::Reply(refused(crate::http::api::move_too_long(), None));
                 }
                 let played = self
                     .app
                     .hub
-                    .play(&self.id, self.token.as_deref(), &mv, ply, self.client.0)
+                    .play(&self.id, self.token.as_ref(), &mv, ply, self.client.0)
                     .await;
                 Next::Reply(match played {
-                    Ok(_) => json!({"type": "ack", "ply": ply, "move": mv}).to_string(),
-                    Err(e) => {
-                        let mut v = e.body_in(self.lang);
-                        v["type"] = json!("error");
-                        v["ply"] = json!(ply);
-                        v["status"] = json!(e.status().as_u16());
-                        v.to_string()
-                    }
+                    Ok(_) => ServerMessage::Ack { ply, mv: &mv }.text(),
+                    Err(e) => refused(e.into(), Some(ply)),
                 })
             }
         }
     }
-}
-
-fn error(message: &str) -> String {
-    json!({"type": "error", "error": message}).to_string()
 }

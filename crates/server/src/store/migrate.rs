@@ -39,11 +39,11 @@ pub async fn copy(
 ) -> Result<Report, MigrateError> {
     let total = from.count().await?.max(0) as u64;
     let mut report = Report::default();
-    let mut after = String::new();
+    let mut after = None;
     loop {
-        let ids = from.ids(&after, PAGE).await?;
+        let ids = from.ids(after.as_ref(), PAGE).await?;
         let Some(last) = ids.last() else { break };
-        after = last.clone();
+        after = Some(last.clone());
         for id in ids {
             let Some(game) = from.export(&id).await? else {
                 continue; // removed meanwhile
@@ -53,7 +53,7 @@ pub async fn copy(
             report.analyses += u64::from(game.analysis.is_some());
             match to.export(&id).await? {
                 Some(there) if there == game => report.present += 1,
-                Some(_) => return Err(MigrateError::Conflict(id)),
+                Some(_) => return Err(MigrateError::Conflict(id.to_string())),
                 None => {
                     to.write(Write::Import(Box::new(game))).await?;
                     report.copied += 1;
@@ -64,18 +64,18 @@ pub async fn copy(
     }
     // The check: every game of the source, the same in the target.
     let mut checked = 0;
-    let mut after = String::new();
+    let mut after = None;
     loop {
-        let ids = from.ids(&after, PAGE).await?;
+        let ids = from.ids(after.as_ref(), PAGE).await?;
         let Some(last) = ids.last() else { break };
-        after = last.clone();
+        after = Some(last.clone());
         for id in ids {
             let (Some(a), b) = (from.export(&id).await?, to.export(&id).await?) else {
                 continue;
             };
             match b {
-                None => return Err(MigrateError::Missing(id)),
-                Some(b) if b != a => return Err(MigrateError::Differs(id)),
+                None => return Err(MigrateError::Missing(id.to_string())),
+                Some(b) if b != a => return Err(MigrateError::Differs(id.to_string())),
                 Some(_) => {}
             }
             checked += 1;

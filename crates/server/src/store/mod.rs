@@ -9,6 +9,8 @@ mod postgres;
 mod sqlite;
 
 use crate::games::clock::Clock;
+use crate::games::event::{Event, What};
+use crate::games::ids::{GameId, SecretHash};
 use crate::games::model::{Declared, Mode, Side};
 
 pub use postgres::{CHANNEL, PgStore};
@@ -42,7 +44,7 @@ pub enum StoreError {
 /// A game's settings and off-board state (the moves are kept apart).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct GameRow {
-    pub id: String,
+    pub id: GameId,
     pub created_ms: i64,
     pub mode: Mode,
     /// `default` or `mate-ends-game`.
@@ -51,11 +53,13 @@ pub struct GameRow {
     pub level: Option<u8>,
     /// Engine games only.
     pub engine_color: Option<Side>,
-    pub white_token: Option<String>,
-    pub black_token: Option<String>,
-    /// A friend game's one-time invite code; the seat it opens is the one
-    /// without a token until it is claimed.
-    pub invite: Option<String>,
+    /// The hashes of the seats' tokens (columns `white_token`,
+    /// `black_token`: hashes since schema 6 on SQLite, 4 on PostgreSQL).
+    pub white_seat: Option<SecretHash>,
+    pub black_seat: Option<SecretHash>,
+    /// The hash of a friend game's one-time invite code; the seat it opens
+    /// is the one without a token until it is claimed.
+    pub invite: Option<SecretHash>,
     /// When the game started (a friend game: when its invite was claimed).
     pub started_ms: Option<i64>,
     pub clock: Option<Clock>,
@@ -70,7 +74,7 @@ pub struct GameRow {
     /// The side asking for a rematch (friend games), after the end.
     pub rematch_offer: Option<Side>,
     /// The game that followed this one as its rematch.
-    pub rematch: Option<String>,
+    pub rematch: Option<GameId>,
     /// How many times the game was written: each write must name the
     /// version after the one it read (optimistic concurrency), so that of
     /// two servers acting on the same game only one succeeds.
@@ -82,17 +86,17 @@ pub struct GameRow {
 
 impl GameRow {
     /// A game of `mode` from `start_lfen`, nothing else set yet.
-    pub fn new(id: &str, mode: Mode, rules: &str, start_lfen: &str, created_ms: i64) -> GameRow {
+    pub fn new(id: &GameId, mode: Mode, rules: &str, start_lfen: &str, created_ms: i64) -> GameRow {
         GameRow {
-            id: id.to_string(),
+            id: id.clone(),
             created_ms,
             mode,
             rules: rules.to_string(),
             start_lfen: start_lfen.to_string(),
             level: None,
             engine_color: None,
-            white_token: None,
-            black_token: None,
+            white_seat: None,
+            black_seat: None,
             invite: None,
             started_ms: None,
             clock: None,
@@ -127,16 +131,44 @@ pub enum Write {
         row: GameRow,
         ply: usize,
     },
-    /// Saves the off-board state (declared result, offers, clocks, seats).
+    /// Saves the off-board state (offers, clocks, seats, rematches).
     Update(GameRow),
+    /// Saves the off-board state of a game that has just ended off the
+    /// board (resignation, flag fall, agreed draw, abort).
+    End(GameRow),
     /// Stores a game's analysis.
     Analysis {
-        id: String,
+        id: GameId,
         report: String,
     },
     /// A whole game from another database (`legion migrate`), in one
     /// transaction.
     Import(Box<Exported>),
+}
+
+impl Write {
+    /// The announcement of this write, if it changes a game.
+    pub fn event(&self) -> Option<Event> {
+        let (row, what) = match self {
+            Write::Create(row) => (row, What::Created),
+            Write::Append { row, ply, text, .. } => (
+                row,
+                What::Move {
+                    ply: *ply,
+                    text: text.clone(),
+                },
+            ),
+            Write::Truncate { row, .. } => (row, What::Resync),
+            Write::Update(row) => (row, What::State),
+            Write::End(row) => (row, What::End),
+            Write::Analysis { .. } | Write::Import(_) => return None,
+        };
+        Some(Event {
+            game: row.id.clone(),
+            version: row.version,
+            what,
+        })
+    }
 }
 
 /// Everything the database holds of one game.
@@ -146,6 +178,18 @@ pub struct Exported {
     /// Each move and when it was played (unix ms).
     pub moves: Vec<(String, i64)>,
     pub analysis: Option<String>,
+}
+
+/// Ids read from the database, each checked.
+pub(crate) fn game_ids(ids: Vec<String>) -> Result<Vec<GameId>, StoreError> {
+    ids.into_iter()
+        .map(|id| {
+            GameId::parse(&id).map_err(|_| StoreError::Corrupt {
+                id,
+                why: "id".into(),
+            })
+        })
+        .collect()
 }
 
 /// The columns of a game row, in the order both databases read them.
@@ -196,11 +240,13 @@ pub(crate) struct RawRow {
 
 impl RawRow {
     pub(crate) fn check(self) -> Result<GameRow, StoreError> {
-        let id = self.id.clone();
+        let raw_id = self.id.clone();
         let corrupt = |why: &str| StoreError::Corrupt {
-            id: id.clone(),
+            id: raw_id.clone(),
             why: why.to_string(),
         };
+        let id = GameId::parse(&self.id).map_err(|_| corrupt("id"))?;
+        let hash = |what: &str, text: Option<String>| word(&raw_id, what, text, SecretHash::parse);
         let mode = Mode::parse(&self.mode).ok_or_else(|| corrupt("mode"))?;
         let clock = match self.clock {
             None => None,
@@ -222,21 +268,21 @@ impl RawRow {
             Some(_) => return Err(corrupt("a clock with missing times")),
         };
         Ok(GameRow {
-            engine_color: word(&id, "engine colour", self.engine_color, Side::parse)?,
-            declared: word(&id, "declared result", self.declared, Declared::parse)?,
-            draw_offer: word(&id, "draw offer", self.draw_offer, Side::parse)?,
-            takeback_offer: word(&id, "takeback offer", self.takeback_offer, Side::parse)?,
-            rematch_offer: word(&id, "rematch offer", self.rematch_offer, Side::parse)?,
-            rematch: self.rematch,
-            id: self.id,
+            engine_color: word(&raw_id, "engine colour", self.engine_color, Side::parse)?,
+            declared: word(&raw_id, "declared result", self.declared, Declared::parse)?,
+            draw_offer: word(&raw_id, "draw offer", self.draw_offer, Side::parse)?,
+            takeback_offer: word(&raw_id, "takeback offer", self.takeback_offer, Side::parse)?,
+            rematch_offer: word(&raw_id, "rematch offer", self.rematch_offer, Side::parse)?,
+            rematch: word(&raw_id, "rematch", self.rematch, |s| GameId::parse(s).ok())?,
+            white_seat: hash("white seat", self.white_token)?,
+            black_seat: hash("black seat", self.black_token)?,
+            invite: hash("invite", self.invite)?,
+            id,
             created_ms: self.created_ms,
             mode,
             rules: self.rules,
             start_lfen: self.start_lfen,
             level: self.level,
-            white_token: self.white_token,
-            black_token: self.black_token,
-            invite: self.invite,
             started_ms: self.started_ms,
             clock,
             deadline_ms: self.deadline_ms,
@@ -276,15 +322,15 @@ impl Store {
     }
 
     /// A game's row and its moves, if there is such a game.
-    pub async fn load(&self, id: &str) -> Result<Option<(GameRow, Vec<String>)>, StoreError> {
+    pub async fn load(&self, id: &GameId) -> Result<Option<(GameRow, Vec<String>)>, StoreError> {
         match self {
-            Store::Sqlite(s) => s.blocking(id.to_string(), |s, id| s.load(&id)).await,
+            Store::Sqlite(s) => s.blocking(id.clone(), |s, id| s.load(&id)).await,
             Store::Postgres(p) => p.load(id).await,
         }
     }
 
     /// Ids of games whose deadline has come (flag falls, first moves).
-    pub async fn due(&self, now_ms: i64) -> Result<Vec<String>, StoreError> {
+    pub async fn due(&self, now_ms: i64) -> Result<Vec<GameId>, StoreError> {
         match self {
             Store::Sqlite(s) => s.blocking(now_ms, SqliteStore::due).await,
             Store::Postgres(p) => p.due(now_ms).await,
@@ -292,9 +338,9 @@ impl Store {
     }
 
     /// A game's stored analysis (JSON), if it has one.
-    pub async fn analysis(&self, id: &str) -> Result<Option<String>, StoreError> {
+    pub async fn analysis(&self, id: &GameId) -> Result<Option<String>, StoreError> {
         match self {
-            Store::Sqlite(s) => s.blocking(id.to_string(), |s, id| s.analysis(&id)).await,
+            Store::Sqlite(s) => s.blocking(id.clone(), |s, id| s.analysis(&id)).await,
             Store::Postgres(p) => p.analysis(id).await,
         }
     }
@@ -307,21 +353,21 @@ impl Store {
         }
     }
 
-    /// Up to `limit` game ids after `after`, in order: to go through them all.
-    pub async fn ids(&self, after: &str, limit: i64) -> Result<Vec<String>, StoreError> {
-        match self {
-            Store::Sqlite(s) => {
-                s.blocking((after.to_string(), limit), |s, (a, l)| s.ids(&a, l))
-                    .await
-            }
-            Store::Postgres(p) => p.ids(after, limit).await,
-        }
+    /// Up to `limit` game ids after `after` (from the first when `None`),
+    /// in order: to go through them all.
+    pub async fn ids(&self, after: Option<&GameId>, limit: i64) -> Result<Vec<GameId>, StoreError> {
+        let after = after.map_or(String::new(), |a| a.as_str().to_string());
+        let ids = match self {
+            Store::Sqlite(s) => s.blocking((after, limit), |s, (a, l)| s.ids(&a, l)).await?,
+            Store::Postgres(p) => p.ids(&after, limit).await?,
+        };
+        game_ids(ids)
     }
 
     /// Everything of one game, if there is such a game.
-    pub async fn export(&self, id: &str) -> Result<Option<Exported>, StoreError> {
+    pub async fn export(&self, id: &GameId) -> Result<Option<Exported>, StoreError> {
         match self {
-            Store::Sqlite(s) => s.blocking(id.to_string(), |s, id| s.export(&id)).await,
+            Store::Sqlite(s) => s.blocking(id.clone(), |s, id| s.export(&id)).await,
             Store::Postgres(p) => p.export(id).await,
         }
     }
@@ -334,10 +380,10 @@ impl Store {
     }
 
     /// A game's row without its moves, if there is such a game.
-    pub async fn row(&self, id: &str) -> Result<Option<GameRow>, StoreError> {
+    pub async fn row(&self, id: &GameId) -> Result<Option<GameRow>, StoreError> {
         match self {
             Store::Sqlite(s) => Ok(s
-                .blocking(id.to_string(), |s, id| s.load(&id))
+                .blocking(id.clone(), |s, id| s.load(&id))
                 .await?
                 .map(|(row, _)| row)),
             Store::Postgres(p) => p.row(id).await,
@@ -345,9 +391,9 @@ impl Store {
     }
 
     /// A game's version (how many writes it has had), if there is such a game.
-    pub async fn version(&self, id: &str) -> Result<Option<i64>, StoreError> {
+    pub async fn version(&self, id: &GameId) -> Result<Option<i64>, StoreError> {
         match self {
-            Store::Sqlite(s) => s.blocking(id.to_string(), |s, id| s.version(&id)).await,
+            Store::Sqlite(s) => s.blocking(id.clone(), |s, id| s.version(&id)).await,
             Store::Postgres(p) => p.version(id).await,
         }
     }
@@ -357,7 +403,7 @@ impl Store {
     /// One server alone (SQLite) always has it.
     pub async fn claim_engine(
         &self,
-        id: &str,
+        id: &GameId,
         ply: i64,
         node: &str,
         lease_ms: i64,
@@ -375,7 +421,7 @@ impl Store {
         node: &str,
         lease_ms: i64,
         limit: i64,
-    ) -> Result<Vec<(String, i64)>, StoreError> {
+    ) -> Result<Vec<(GameId, i64)>, StoreError> {
         match self {
             Store::Sqlite(_) => Ok(Vec::new()),
             Store::Postgres(p) => p.claim_engine_jobs(node, lease_ms, limit).await,
@@ -386,7 +432,7 @@ impl Store {
     pub async fn renew_engine(
         &self,
         node: &str,
-        ids: &[String],
+        ids: &[GameId],
         lease_ms: i64,
     ) -> Result<(), StoreError> {
         match self {
@@ -396,7 +442,7 @@ impl Store {
     }
 
     /// Removes the job of an engine move that is not due after all.
-    pub async fn drop_engine_job(&self, id: &str, ply: i64) -> Result<(), StoreError> {
+    pub async fn drop_engine_job(&self, id: &GameId, ply: i64) -> Result<(), StoreError> {
         match self {
             Store::Sqlite(_) => Ok(()),
             Store::Postgres(p) => p.drop_engine_job(id, ply).await,
@@ -405,7 +451,7 @@ impl Store {
 
     /// Gives up `node`'s claim on game `id`'s engine move (a search that
     /// ended without a move), so that any node may take it at once.
-    pub async fn release_engine(&self, id: &str, node: &str) -> Result<(), StoreError> {
+    pub async fn release_engine(&self, id: &GameId, node: &str) -> Result<(), StoreError> {
         match self {
             Store::Sqlite(_) => Ok(()),
             Store::Postgres(p) => p.release_engine(id, node).await,

@@ -1,6 +1,9 @@
-//! Games in PostgreSQL, for sites that outgrow one machine. Each write is
-//! one transaction; the key of `moves` (game, ply) makes the database the
-//! judge of which move is accepted at a ply. The schema is versioned in
+//! Games in PostgreSQL, for sites that outgrow one machine. Each write of
+//! a game is one statement, so one round trip (issue 18): a data-modifying
+//! CTE updates the row if it is at the version before, adds or removes
+//! moves, keeps the engine's job, and announces the change, all or
+//! nothing. The key of `moves` (game, ply) makes the database the judge of
+//! which move is accepted at a ply. The schema is versioned in
 //! `legion_schema` and migrated at start, under an advisory lock, so that
 //! several servers starting at once migrate once.
 
@@ -8,7 +11,11 @@ use sqlx::postgres::{PgPool, PgPoolOptions, PgRow};
 // The only SQL built at run time joins our own column list.
 use sqlx::{AssertSqlSafe, Postgres, Row, Transaction};
 
+use sqlx::postgres::PgArguments;
+use sqlx::query::Query;
+
 use super::{COLUMNS, Exported, GameRow, RawRow, StoreError, Write};
+use crate::games::ids::{GameId, SecretHash};
 use crate::games::model::{Declared, Side};
 
 pub struct PgStore {
@@ -66,10 +73,16 @@ const MIGRATIONS: &[&str] = &[
         lease_until_ms BIGINT NOT NULL
     );
     CREATE INDEX engine_jobs_lease ON engine_jobs(lease_until_ms);",
+    // 4: seat tokens and invites kept as their SHA-256 in hex (issue
+    // 19.16), as SQLite's schema 6.
+    "UPDATE games SET
+        white_token = encode(sha256(convert_to(white_token, 'UTF8')), 'hex'),
+        black_token = encode(sha256(convert_to(black_token, 'UTF8')), 'hex'),
+        invite = encode(sha256(convert_to(invite, 'UTF8')), 'hex');",
 ];
 
-/// The channel on which every change of a game is announced, as
-/// "<id> <version>"; servers listen to it to keep their watchers current.
+/// The channel on which every change of a game is announced (an `Event`
+/// in JSON); servers listen to it to keep their watchers current.
 pub const CHANNEL: &str = "legion_games";
 
 /// The database's clock in ms: leases are judged by one clock for all
@@ -94,9 +107,57 @@ impl PgStore {
     }
 
     pub async fn write(&self, w: Write) -> Result<(), StoreError> {
-        let mut tx = self.pool.begin().await?;
-        apply(&mut tx, &w).await?;
-        tx.commit().await?;
+        match &w {
+            Write::Import(_) => {
+                let mut tx = self.pool.begin().await?;
+                apply(&mut tx, &w).await?;
+                tx.commit().await?;
+                Ok(())
+            }
+            Write::Analysis { id, report } => {
+                analysis_query(id, report).execute(&self.pool).await?;
+                Ok(())
+            }
+            _ => self.write_game(&w).await,
+        }
+    }
+
+    /// A change of a game in one statement.
+    async fn write_game(&self, w: &Write) -> Result<(), StoreError> {
+        let Some(event) = w.event() else {
+            return Ok(());
+        };
+        let payload = event.payload();
+        let (sql, row) = match w {
+            Write::Create(g) => (one_statement(First::Insert, Moves::Same, g), g),
+            Write::Append { row, .. } => (one_statement(First::Update, Moves::Add, row), row),
+            Write::Truncate { row, .. } => (one_statement(First::Update, Moves::Cut, row), row),
+            Write::Update(row) | Write::End(row) => {
+                (one_statement(First::Update, Moves::Same, row), row)
+            }
+            Write::Analysis { .. } | Write::Import(_) => return Ok(()),
+        };
+        let q = sqlx::query(AssertSqlSafe(sql));
+        let q = match w {
+            Write::Create(g) => bind_new_row(q, g),
+            _ => bind_row(q, row),
+        };
+        let q = match w {
+            Write::Append {
+                ply, text, now_ms, ..
+            } => q.bind(*ply as i32).bind(text.as_str()).bind(*now_ms),
+            Write::Truncate { ply, .. } => q.bind(*ply as i32),
+            _ => q,
+        };
+        let q = q.bind(CHANNEL).bind(payload);
+        let q = match row.engine_ply {
+            Some(ply) => q.bind(ply as i32).bind(FIRST_CLAIM_MS),
+            None => q,
+        };
+        let changed: i64 = q.fetch_one(&self.pool).await?.try_get(0)?;
+        if changed == 0 {
+            return Err(StoreError::Stale(row.id.to_string()));
+        }
         Ok(())
     }
 
@@ -105,20 +166,20 @@ impl PgStore {
         &self.pool
     }
 
-    pub async fn row(&self, id: &str) -> Result<Option<GameRow>, StoreError> {
+    pub async fn row(&self, id: &GameId) -> Result<Option<GameRow>, StoreError> {
         let row = sqlx::query(AssertSqlSafe(format!(
             "SELECT {COLUMNS} FROM games WHERE id = $1"
         )))
-        .bind(id)
+        .bind(id.as_str())
         .fetch_optional(&self.pool)
         .await?;
         row.map(|r| raw_row(&r)?.check()).transpose()
     }
 
-    pub async fn version(&self, id: &str) -> Result<Option<i64>, StoreError> {
+    pub async fn version(&self, id: &GameId) -> Result<Option<i64>, StoreError> {
         Ok(
             sqlx::query_scalar("SELECT version FROM games WHERE id = $1")
-                .bind(id)
+                .bind(id.as_str())
                 .fetch_optional(&self.pool)
                 .await?,
         )
@@ -126,7 +187,7 @@ impl PgStore {
 
     pub async fn claim_engine(
         &self,
-        id: &str,
+        id: &GameId,
         ply: i64,
         node: &str,
         lease_ms: i64,
@@ -142,7 +203,7 @@ impl PgStore {
                  AND (engine_jobs.node IS NULL OR engine_jobs.node = excluded.node
                       OR engine_jobs.lease_until_ms < {NOW_MS})"
         )))
-        .bind(id)
+        .bind(id.as_str())
         .bind(ply as i32)
         .bind(node)
         .bind(lease_ms)
@@ -156,7 +217,7 @@ impl PgStore {
         node: &str,
         lease_ms: i64,
         limit: i64,
-    ) -> Result<Vec<(String, i64)>, StoreError> {
+    ) -> Result<Vec<(GameId, i64)>, StoreError> {
         // SKIP LOCKED: servers claiming at once take different jobs.
         let rows: Vec<(String, i32)> = sqlx::query_as(AssertSqlSafe(format!(
             "UPDATE engine_jobs SET node = $1, lease_until_ms = {NOW_MS} + $2
@@ -170,79 +231,84 @@ impl PgStore {
         .bind(limit)
         .fetch_all(&self.pool)
         .await?;
-        Ok(rows.into_iter().map(|(id, p)| (id, p as i64)).collect())
+        let plies: Vec<i64> = rows.iter().map(|&(_, p)| p as i64).collect();
+        let ids = super::game_ids(rows.into_iter().map(|(id, _)| id).collect())?;
+        Ok(ids.into_iter().zip(plies).collect())
     }
 
     pub async fn renew_engine(
         &self,
         node: &str,
-        ids: &[String],
+        ids: &[GameId],
         lease_ms: i64,
     ) -> Result<(), StoreError> {
+        let ids: Vec<&str> = ids.iter().map(GameId::as_str).collect();
         sqlx::query(AssertSqlSafe(format!(
             "UPDATE engine_jobs SET lease_until_ms = {NOW_MS} + $3
              WHERE node = $1 AND game_id = ANY($2)"
         )))
         .bind(node)
-        .bind(ids)
+        .bind(&ids)
         .bind(lease_ms)
         .execute(&self.pool)
         .await?;
         Ok(())
     }
 
-    pub async fn drop_engine_job(&self, id: &str, ply: i64) -> Result<(), StoreError> {
+    pub async fn drop_engine_job(&self, id: &GameId, ply: i64) -> Result<(), StoreError> {
         sqlx::query("DELETE FROM engine_jobs WHERE game_id = $1 AND ply = $2")
-            .bind(id)
+            .bind(id.as_str())
             .bind(ply as i32)
             .execute(&self.pool)
             .await?;
         Ok(())
     }
 
-    pub async fn release_engine(&self, id: &str, node: &str) -> Result<(), StoreError> {
+    pub async fn release_engine(&self, id: &GameId, node: &str) -> Result<(), StoreError> {
         sqlx::query(
             "UPDATE engine_jobs SET node = NULL, lease_until_ms = 0
              WHERE game_id = $1 AND node = $2",
         )
-        .bind(id)
+        .bind(id.as_str())
         .bind(node)
         .execute(&self.pool)
         .await?;
         Ok(())
     }
 
-    pub async fn load(&self, id: &str) -> Result<Option<(GameRow, Vec<String>)>, StoreError> {
+    pub async fn load(&self, id: &GameId) -> Result<Option<(GameRow, Vec<String>)>, StoreError> {
         let row = sqlx::query(AssertSqlSafe(format!(
             "SELECT {COLUMNS} FROM games WHERE id = $1"
         )))
-        .bind(id)
+        .bind(id.as_str())
         .fetch_optional(&self.pool)
         .await?;
         let Some(row) = row else { return Ok(None) };
         let game = raw_row(&row)?.check()?;
         let moves: Vec<String> =
             sqlx::query_scalar("SELECT move FROM moves WHERE game_id = $1 ORDER BY ply")
-                .bind(id)
+                .bind(id.as_str())
                 .fetch_all(&self.pool)
                 .await?;
         Ok(Some((game, moves)))
     }
 
-    pub async fn due(&self, now_ms: i64) -> Result<Vec<String>, StoreError> {
-        Ok(sqlx::query_scalar(
-            "SELECT id FROM games WHERE deadline_ms IS NOT NULL AND deadline_ms <= $1
-             ORDER BY deadline_ms LIMIT 500",
+    pub async fn due(&self, now_ms: i64) -> Result<Vec<GameId>, StoreError> {
+        super::game_ids(
+            sqlx::query_scalar(
+                "SELECT id FROM games WHERE deadline_ms IS NOT NULL AND deadline_ms <= $1
+                 ORDER BY deadline_ms LIMIT 500",
+            )
+            .bind(now_ms)
+            .fetch_all(&self.pool)
+            .await?,
         )
-        .bind(now_ms)
-        .fetch_all(&self.pool)
-        .await?)
     }
 
-    pub async fn analysis(&self, id: &str) -> Result<Option<String>, StoreError> {
+    pub async fn analysis(&self, id: &GameId) -> Result<Option<String>, StoreError> {
         Ok(
             sqlx::query_scalar("SELECT report FROM analyses WHERE game_id = $1")
-                .bind(id)
+                .bind(id.as_str())
                 .fetch_optional(&self.pool)
                 .await?,
         )
@@ -264,13 +330,13 @@ impl PgStore {
         )
     }
 
-    pub async fn export(&self, id: &str) -> Result<Option<Exported>, StoreError> {
+    pub async fn export(&self, id: &GameId) -> Result<Option<Exported>, StoreError> {
         let Some((row, _)) = self.load(id).await? else {
             return Ok(None);
         };
         let moves: Vec<(String, i64)> =
             sqlx::query_as("SELECT move, played_ms FROM moves WHERE game_id = $1 ORDER BY ply")
-                .bind(id)
+                .bind(id.as_str())
                 .fetch_all(&self.pool)
                 .await?;
         let analysis = self.analysis(id).await?;
@@ -349,183 +415,198 @@ fn raw_row(r: &PgRow) -> Result<RawRow, StoreError> {
     })
 }
 
+/// A game copied from another database (`legion migrate`), in the
+/// transaction `tx`: its row, its moves, its analysis. Copies are not
+/// announced: no server has the game yet.
 async fn apply(tx: &mut Transaction<'_, Postgres>, w: &Write) -> Result<(), StoreError> {
-    if let Write::Import(e) = w {
-        Box::pin(apply(tx, &Write::Create(e.row.clone()))).await?;
-        for (ply, (text, at)) in e.moves.iter().enumerate() {
-            sqlx::query(
-                "INSERT INTO moves (game_id, ply, move, played_ms) VALUES ($1, $2, $3, $4)",
-            )
-            .bind(&e.row.id)
+    let Write::Import(e) = w else {
+        return Ok(());
+    };
+    let g = &e.row;
+    bind_new_row(
+        sqlx::query(AssertSqlSafe(format!(
+            "INSERT INTO games ({COLUMNS}) VALUES ({})",
+            params(1, 23)
+        ))),
+        g,
+    )
+    .execute(&mut **tx)
+    .await?;
+    for (ply, (text, at)) in e.moves.iter().enumerate() {
+        sqlx::query("INSERT INTO moves (game_id, ply, move, played_ms) VALUES ($1, $2, $3, $4)")
+            .bind(g.id.as_str())
             .bind(ply as i32)
             .bind(text)
             .bind(at)
             .execute(&mut **tx)
             .await?;
-        }
-        if let Some(report) = &e.analysis {
-            let w = Write::Analysis {
-                id: e.row.id.clone(),
-                report: report.clone(),
-            };
-            Box::pin(apply(tx, &w)).await?;
-        }
-        return Ok(());
     }
-    match w {
-        Write::Create(g) => {
-            let c = g.clock;
-            sqlx::query(AssertSqlSafe(format!(
-                "INSERT INTO games ({COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10,
-                 $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, $21, $22, $23)"
-            )))
-            .bind(&g.id)
-            .bind(g.created_ms)
-            .bind(g.mode.name())
-            .bind(&g.rules)
-            .bind(&g.start_lfen)
-            .bind(g.level.map(i16::from))
-            .bind(g.engine_color.map(Side::code))
-            .bind(&g.white_token)
-            .bind(&g.black_token)
-            .bind(c.map(|c| c.initial_ms))
-            .bind(c.map(|c| c.increment_ms))
-            .bind(c.map(|c| c.white_ms))
-            .bind(c.map(|c| c.black_ms))
-            .bind(c.and_then(|c| c.turn_began_ms))
-            .bind(g.declared.map(Declared::text))
-            .bind(g.draw_offer.map(Side::code))
-            .bind(&g.invite)
-            .bind(g.started_ms)
-            .bind(g.takeback_offer.map(Side::code))
-            .bind(g.deadline_ms)
-            .bind(g.rematch_offer.map(Side::code))
-            .bind(&g.rematch)
-            .bind(g.version)
-            .execute(&mut **tx)
-            .await?;
-            changed(tx, g, None).await?;
-        }
-        Write::Append {
-            row,
-            ply,
-            text,
-            now_ms,
-        } => {
-            // The version first: of two servers writing the same game, the
-            // second waits for the first's row lock, then finds it stale.
-            update_row(tx, row).await?;
-            sqlx::query(
-                "INSERT INTO moves (game_id, ply, move, played_ms) VALUES ($1, $2, $3, $4)",
-            )
-            .bind(&row.id)
-            .bind(*ply as i32)
-            .bind(text)
-            .bind(now_ms)
-            .execute(&mut **tx)
-            .await?;
-            changed(tx, row, Some((*ply, text))).await?;
-        }
-        Write::Truncate { row, ply } => {
-            update_row(tx, row).await?;
-            sqlx::query("DELETE FROM moves WHERE game_id = $1 AND ply >= $2")
-                .bind(&row.id)
-                .bind(*ply as i32)
-                .execute(&mut **tx)
-                .await?;
-            changed(tx, row, None).await?;
-        }
-        Write::Update(row) => {
-            update_row(tx, row).await?;
-            changed(tx, row, None).await?;
-        }
-        Write::Import(_) => unreachable!("handled above"),
-        Write::Analysis { id, report } => {
-            sqlx::query(
-                "INSERT INTO analyses (game_id, report) VALUES ($1, $2)
-                 ON CONFLICT (game_id) DO UPDATE SET report = excluded.report",
-            )
-            .bind(id)
-            .bind(report)
-            .execute(&mut **tx)
-            .await?;
-        }
+    if let Some(report) = &e.analysis {
+        analysis_query(&g.id, report).execute(&mut **tx).await?;
     }
     Ok(())
 }
 
-/// Saves the row if it is the next version of the stored one.
-async fn update_row(tx: &mut Transaction<'_, Postgres>, g: &GameRow) -> Result<(), StoreError> {
-    let c = g.clock;
-    let done = sqlx::query(
-        "UPDATE games SET white_ms = $2, black_ms = $3, turn_started_ms = $4, declared = $5,
-            draw_offer = $6, white_token = $7, black_token = $8, started_ms = $9,
-            takeback_offer = $10, deadline_ms = $11, rematch_offer = $12, rematch = $13,
-            version = $14
-         WHERE id = $1 AND version = $14 - 1",
+fn analysis_query<'q>(id: &'q GameId, report: &'q str) -> Query<'q, Postgres, PgArguments> {
+    sqlx::query(
+        "INSERT INTO analyses (game_id, report) VALUES ($1, $2)
+         ON CONFLICT (game_id) DO UPDATE SET report = excluded.report",
     )
-    .bind(&g.id)
-    .bind(c.map(|c| c.white_ms))
-    .bind(c.map(|c| c.black_ms))
-    .bind(c.and_then(|c| c.turn_began_ms))
-    .bind(g.declared.map(Declared::text))
-    .bind(g.draw_offer.map(Side::code))
-    .bind(&g.white_token)
-    .bind(&g.black_token)
-    .bind(g.started_ms)
-    .bind(g.takeback_offer.map(Side::code))
-    .bind(g.deadline_ms)
-    .bind(g.rematch_offer.map(Side::code))
-    .bind(&g.rematch)
-    .bind(g.version)
-    .execute(&mut **tx)
-    .await?;
-    if done.rows_affected() == 0 {
-        return Err(StoreError::Stale(g.id.clone()));
-    }
-    Ok(())
+    .bind(id.as_str())
+    .bind(report)
 }
 
-/// What every change of a game does besides its row: the engine's move is
-/// made a job (or stops being one), and the change is announced (on
-/// commit: a rolled-back change is never heard) as "<id> <version>", with
-/// " <ply> <move>" when it added a move, so that a server that has the
-/// version before needs only the row.
-async fn changed(
-    tx: &mut Transaction<'_, Postgres>,
-    g: &GameRow,
-    appended: Option<(usize, &str)>,
-) -> Result<(), StoreError> {
+/// `$from, …, $to`.
+fn params(from: usize, to: usize) -> String {
+    (from..=to)
+        .map(|i| format!("${i}"))
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+/// How a game's statement changes its row.
+#[derive(Clone, Copy)]
+enum First {
+    /// A new game: every column (23 parameters).
+    Insert,
+    /// The next version of the row: the columns that change (14).
+    Update,
+}
+
+/// What a game's statement does to its moves.
+#[derive(Clone, Copy)]
+enum Moves {
+    Same,
+    /// One more: ply, move, time (3 parameters).
+    Add,
+    /// Every move from a ply on goes (1 parameter).
+    Cut,
+}
+
+/// The one statement of a change of `g`: the row (`changed`, which is
+/// empty if another write came first), then the moves, the announcement
+/// and the engine's job, each only for a changed row. Its answer is the
+/// number of rows changed: 0 means stale. Parameters in order: the row's,
+/// the moves', the channel and payload, then (if the engine is to move)
+/// the engine's ply and the first claim's wait.
+fn one_statement(first: First, moves: Moves, g: &GameRow) -> String {
+    let (row, mut n) = match first {
+        First::Insert => (
+            format!(
+                "INSERT INTO games ({COLUMNS}) VALUES ({}) RETURNING id",
+                params(1, 23)
+            ),
+            23,
+        ),
+        First::Update => (
+            "UPDATE games SET white_ms = $2, black_ms = $3, turn_started_ms = $4,
+                declared = $5, draw_offer = $6, white_token = $7, black_token = $8,
+                started_ms = $9, takeback_offer = $10, deadline_ms = $11,
+                rematch_offer = $12, rematch = $13, version = $14
+             WHERE id = $1 AND version = $14 - 1 RETURNING id"
+                .to_string(),
+            14,
+        ),
+    };
+    let mut next = || {
+        n += 1;
+        n
+    };
+    let mut parts = vec![format!("changed AS ({row})")];
+    match moves {
+        Moves::Same => {}
+        Moves::Add => {
+            let (ply, text, at) = (next(), next(), next());
+            parts.push(format!(
+                "added AS (INSERT INTO moves (game_id, ply, move, played_ms)
+                 SELECT id, ${ply}, ${text}, ${at} FROM changed)"
+            ));
+        }
+        Moves::Cut => {
+            let ply = next();
+            parts.push(format!(
+                "cut AS (DELETE FROM moves
+                 WHERE game_id IN (SELECT id FROM changed) AND ply >= ${ply})"
+            ));
+        }
+    }
+    // Sent on commit: a refused write is never heard.
+    let (channel, payload) = (next(), next());
+    parts.push(format!(
+        "told AS (SELECT pg_notify(${channel}, ${payload}) FROM changed)"
+    ));
     match g.engine_ply {
-        Some(ply) => {
-            // A new ply is a new job; any other change keeps the claim.
-            sqlx::query(AssertSqlSafe(format!(
-                "INSERT INTO engine_jobs (game_id, ply, node, lease_until_ms)
-                 VALUES ($1, $2, NULL, {NOW_MS} + $3)
+        // A new ply is a new job; any other change keeps the claim.
+        Some(_) => {
+            let (ply, wait) = (next(), next());
+            parts.push(format!(
+                "job AS (INSERT INTO engine_jobs (game_id, ply, node, lease_until_ms)
+                 SELECT id, ${ply}, NULL, {NOW_MS} + ${wait} FROM changed
                  ON CONFLICT (game_id) DO UPDATE
                    SET ply = excluded.ply, node = NULL, lease_until_ms = excluded.lease_until_ms
-                   WHERE engine_jobs.ply <> excluded.ply"
-            )))
-            .bind(&g.id)
-            .bind(ply as i32)
-            .bind(FIRST_CLAIM_MS)
-            .execute(&mut **tx)
-            .await?;
+                   WHERE engine_jobs.ply <> excluded.ply)"
+            ));
         }
-        None => {
-            sqlx::query("DELETE FROM engine_jobs WHERE game_id = $1")
-                .bind(&g.id)
-                .execute(&mut **tx)
-                .await?;
-        }
+        None => parts.push(
+            "job AS (DELETE FROM engine_jobs WHERE game_id IN (SELECT id FROM changed))".into(),
+        ),
     }
-    sqlx::query("SELECT pg_notify($1, $2)")
-        .bind(CHANNEL)
-        .bind(match appended {
-            Some((ply, text)) => format!("{} {} {ply} {text}", g.id, g.version),
-            None => format!("{} {}", g.id, g.version),
-        })
-        .execute(&mut **tx)
-        .await?;
-    Ok(())
+    // `told` is read so that it runs (a plain WITH query runs only if used).
+    format!(
+        "WITH {} SELECT (SELECT count(*) FROM changed), (SELECT count(*) FROM told)",
+        parts.join(",\n")
+    )
+}
+
+type PgQuery<'q> = Query<'q, Postgres, PgArguments>;
+
+fn hash(h: &Option<SecretHash>) -> Option<&str> {
+    h.as_ref().map(SecretHash::as_str)
+}
+
+/// Binds every column of a new row, in `COLUMNS`' order.
+fn bind_new_row<'q>(q: PgQuery<'q>, g: &'q GameRow) -> PgQuery<'q> {
+    let c = g.clock;
+    q.bind(g.id.as_str())
+        .bind(g.created_ms)
+        .bind(g.mode.name())
+        .bind(&g.rules)
+        .bind(&g.start_lfen)
+        .bind(g.level.map(i16::from))
+        .bind(g.engine_color.map(Side::code))
+        .bind(hash(&g.white_seat))
+        .bind(hash(&g.black_seat))
+        .bind(c.map(|c| c.initial_ms))
+        .bind(c.map(|c| c.increment_ms))
+        .bind(c.map(|c| c.white_ms))
+        .bind(c.map(|c| c.black_ms))
+        .bind(c.and_then(|c| c.turn_began_ms))
+        .bind(g.declared.map(Declared::text))
+        .bind(g.draw_offer.map(Side::code))
+        .bind(hash(&g.invite))
+        .bind(g.started_ms)
+        .bind(g.takeback_offer.map(Side::code))
+        .bind(g.deadline_ms)
+        .bind(g.rematch_offer.map(Side::code))
+        .bind(g.rematch.as_ref().map(GameId::as_str))
+        .bind(g.version)
+}
+
+/// Binds the columns an update changes, as `First::Update` numbers them.
+fn bind_row<'q>(q: PgQuery<'q>, g: &'q GameRow) -> PgQuery<'q> {
+    let c = g.clock;
+    q.bind(g.id.as_str())
+        .bind(c.map(|c| c.white_ms))
+        .bind(c.map(|c| c.black_ms))
+        .bind(c.and_then(|c| c.turn_began_ms))
+        .bind(g.declared.map(Declared::text))
+        .bind(g.draw_offer.map(Side::code))
+        .bind(hash(&g.white_seat))
+        .bind(hash(&g.black_seat))
+        .bind(g.started_ms)
+        .bind(g.takeback_offer.map(Side::code))
+        .bind(g.deadline_ms)
+        .bind(g.rematch_offer.map(Side::code))
+        .bind(g.rematch.as_ref().map(GameId::as_str))
+        .bind(g.version)
 }

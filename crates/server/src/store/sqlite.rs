@@ -9,6 +9,7 @@ use std::sync::{Arc, Mutex};
 use rusqlite::{Connection, OptionalExtension, params};
 
 use super::{COLUMNS, Exported, GameRow, RawRow, StoreError, Write};
+use crate::games::ids::{GameId, SecretHash};
 use crate::games::model::{Declared, Side};
 
 struct Job {
@@ -71,7 +72,31 @@ const MIGRATIONS: &[&str] = &[
     // 5: each game's version, so that a write made from an old copy of the
     // game is refused (as on PostgreSQL, where several servers share it).
     "ALTER TABLE games ADD COLUMN version INTEGER NOT NULL DEFAULT 0;",
+    // 6: seat tokens and invites kept as their SHA-256 (issue 19.16), the
+    // secrets of older games hashed by `hash_secrets` (SQLite has no hash
+    // function of its own).
+    "",
 ];
+
+/// The schema version from which seat tokens and invites are hashes.
+const HASHED_SECRETS: usize = 6;
+
+/// Replaces the seat tokens and invites kept in clear by their hashes.
+fn hash_secrets(tx: &rusqlite::Transaction<'_>) -> Result<(), StoreError> {
+    type Secrets = (String, Option<String>, Option<String>, Option<String>);
+    let rows: Vec<Secrets> = tx
+        .prepare("SELECT id, white_token, black_token, invite FROM games")?
+        .query_map([], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?)))?
+        .collect::<rusqlite::Result<_>>()?;
+    let hash = |s: Option<String>| s.map(|s| SecretHash::of_stored_secret(&s).as_str().to_string());
+    let mut update = tx.prepare(
+        "UPDATE games SET white_token = ?2, black_token = ?3, invite = ?4 WHERE id = ?1",
+    )?;
+    for (id, w, b, i) in rows {
+        update.execute(params![id, hash(w), hash(b), hash(i)])?;
+    }
+    Ok(())
+}
 
 fn connect(path: &Path) -> Result<Connection, StoreError> {
     let conn = Connection::open(path)?;
@@ -91,6 +116,9 @@ fn migrate(conn: &mut Connection) -> Result<(), StoreError> {
     for (i, step) in MIGRATIONS.iter().enumerate().skip(version as usize) {
         let tx = conn.transaction()?;
         tx.execute_batch(step)?;
+        if i + 1 == HASHED_SECRETS {
+            hash_secrets(&tx)?;
+        }
         tx.pragma_update(None, "user_version", (i + 1) as i64)?;
         tx.commit()?;
     }
@@ -201,12 +229,12 @@ impl SqliteStore {
         f(&mut conn)
     }
 
-    pub fn load(&self, id: &str) -> Result<Option<(GameRow, Vec<String>)>, StoreError> {
+    pub fn load(&self, id: &GameId) -> Result<Option<(GameRow, Vec<String>)>, StoreError> {
         self.read(|c| {
             let raw = c
                 .query_row(
                     &format!("SELECT {COLUMNS} FROM games WHERE id = ?1"),
-                    params![id],
+                    params![id.as_str()],
                     raw_row,
                 )
                 .optional()?;
@@ -215,17 +243,17 @@ impl SqliteStore {
             let mut stmt =
                 c.prepare_cached("SELECT move FROM moves WHERE game_id = ?1 ORDER BY ply")?;
             let moves = stmt
-                .query_map(params![id], |r| r.get::<_, String>(0))?
+                .query_map(params![id.as_str()], |r| r.get::<_, String>(0))?
                 .collect::<rusqlite::Result<Vec<String>>>()?;
             Ok(Some((row, moves)))
         })
     }
 
-    pub fn version(&self, id: &str) -> Result<Option<i64>, StoreError> {
+    pub fn version(&self, id: &GameId) -> Result<Option<i64>, StoreError> {
         self.read(|c| {
             Ok(c.query_row(
                 "SELECT version FROM games WHERE id = ?1",
-                params![id],
+                params![id.as_str()],
                 |r| r.get(0),
             )
             .optional()?)
@@ -233,7 +261,7 @@ impl SqliteStore {
     }
 
     /// Ids of games whose deadline has come (flag falls, first moves).
-    pub fn due(&self, now_ms: i64) -> Result<Vec<String>, StoreError> {
+    pub fn due(&self, now_ms: i64) -> Result<Vec<GameId>, StoreError> {
         self.read(|c| {
             let mut stmt = c.prepare_cached(
                 "SELECT id FROM games WHERE deadline_ms IS NOT NULL AND deadline_ms <= ?1
@@ -242,16 +270,16 @@ impl SqliteStore {
             let ids = stmt
                 .query_map(params![now_ms], |r| r.get::<_, String>(0))?
                 .collect::<rusqlite::Result<Vec<String>>>()?;
-            Ok(ids)
+            super::game_ids(ids)
         })
     }
 
     /// A game's stored analysis (JSON), if it has one.
-    pub fn analysis(&self, id: &str) -> Result<Option<String>, StoreError> {
+    pub fn analysis(&self, id: &GameId) -> Result<Option<String>, StoreError> {
         self.read(|c| {
             Ok(c.query_row(
                 "SELECT report FROM analyses WHERE game_id = ?1",
-                params![id],
+                params![id.as_str()],
                 |r| r.get(0),
             )
             .optional()?)
@@ -274,7 +302,7 @@ impl SqliteStore {
         })
     }
 
-    pub fn export(&self, id: &str) -> Result<Option<Exported>, StoreError> {
+    pub fn export(&self, id: &GameId) -> Result<Option<Exported>, StoreError> {
         let Some((row, _)) = self.load(id)? else {
             return Ok(None);
         };
@@ -284,7 +312,7 @@ impl SqliteStore {
                 "SELECT move, played_ms FROM moves WHERE game_id = ?1 ORDER BY ply",
             )?;
             let moves = stmt
-                .query_map(params![id], |r| {
+                .query_map(params![id.as_str()], |r| {
                     Ok((r.get::<_, String>(0)?, r.get::<_, i64>(1)?))
                 })?
                 .collect::<rusqlite::Result<Vec<_>>>()?;
@@ -347,15 +375,15 @@ fn apply(c: &Connection, w: &Write) -> Result<(), StoreError> {
                      ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19, ?20, ?21, ?22, ?23)"
                 ),
                 params![
-                    g.id,
+                    g.id.as_str(),
                     g.created_ms,
                     g.mode.name(),
                     g.rules,
                     g.start_lfen,
                     g.level,
                     g.engine_color.map(Side::code),
-                    g.white_token,
-                    g.black_token,
+                    g.white_seat.as_ref().map(SecretHash::as_str),
+                    g.black_seat.as_ref().map(SecretHash::as_str),
                     clock.map(|c| c.initial_ms),
                     clock.map(|c| c.increment_ms),
                     clock.map(|c| c.white_ms),
@@ -363,12 +391,12 @@ fn apply(c: &Connection, w: &Write) -> Result<(), StoreError> {
                     clock.and_then(|c| c.turn_began_ms),
                     g.declared.map(Declared::text),
                     g.draw_offer.map(Side::code),
-                    g.invite,
+                    g.invite.as_ref().map(SecretHash::as_str),
                     g.started_ms,
                     g.takeback_offer.map(Side::code),
                     g.deadline_ms,
                     g.rematch_offer.map(Side::code),
-                    g.rematch,
+                    g.rematch.as_ref().map(GameId::as_str),
                     g.version,
                 ],
             )?;
@@ -385,25 +413,25 @@ fn apply(c: &Connection, w: &Write) -> Result<(), StoreError> {
             c.prepare_cached(
                 "INSERT INTO moves (game_id, ply, move, played_ms) VALUES (?1, ?2, ?3, ?4)",
             )?
-            .execute(params![row.id, *ply as i64, text, now_ms])?;
+            .execute(params![row.id.as_str(), *ply as i64, text, now_ms])?;
             Ok(())
         }
         Write::Truncate { row, ply } => {
             update_row(c, row)?;
             c.execute(
                 "DELETE FROM moves WHERE game_id = ?1 AND ply >= ?2",
-                params![row.id, *ply as i64],
+                params![row.id.as_str(), *ply as i64],
             )?;
             Ok(())
         }
-        Write::Update(row) => update_row(c, row),
+        Write::Update(row) | Write::End(row) => update_row(c, row),
         Write::Import(e) => {
             apply(c, &Write::Create(e.row.clone()))?;
             for (ply, (text, at)) in e.moves.iter().enumerate() {
                 c.prepare_cached(
                     "INSERT INTO moves (game_id, ply, move, played_ms) VALUES (?1, ?2, ?3, ?4)",
                 )?
-                .execute(params![e.row.id, ply as i64, text, at])?;
+                .execute(params![e.row.id.as_str(), ply as i64, text, at])?;
             }
             if let Some(report) = &e.analysis {
                 apply(
@@ -419,7 +447,7 @@ fn apply(c: &Connection, w: &Write) -> Result<(), StoreError> {
         Write::Analysis { id, report } => {
             c.execute(
                 "INSERT OR REPLACE INTO analyses (game_id, report) VALUES (?1, ?2)",
-                params![id, report],
+                params![id.as_str(), report],
             )?;
             Ok(())
         }
@@ -438,23 +466,23 @@ fn update_row(c: &Connection, g: &GameRow) -> Result<(), StoreError> {
          WHERE id = ?1 AND version = ?14 - 1",
         )?
         .execute(params![
-            g.id,
+            g.id.as_str(),
             clock.map(|c| c.white_ms),
             clock.map(|c| c.black_ms),
             clock.and_then(|c| c.turn_began_ms),
             g.declared.map(Declared::text),
             g.draw_offer.map(Side::code),
-            g.white_token,
-            g.black_token,
+            g.white_seat.as_ref().map(SecretHash::as_str),
+            g.black_seat.as_ref().map(SecretHash::as_str),
             g.started_ms,
             g.takeback_offer.map(Side::code),
             g.deadline_ms,
             g.rematch_offer.map(Side::code),
-            g.rematch,
+            g.rematch.as_ref().map(GameId::as_str),
             g.version,
         ])?;
     if changed == 0 {
-        return Err(StoreError::Stale(g.id.clone()));
+        return Err(StoreError::Stale(g.id.to_string()));
     }
     Ok(())
 }
@@ -484,11 +512,17 @@ mod tests {
             .unwrap();
         }
         let s = Store::open(&path).unwrap();
-        let (g, _) = s.load("old").unwrap().unwrap();
+        let old = GameId::parse("old").unwrap();
+        let (g, _) = s.load(&old).unwrap().unwrap();
         assert_eq!(g.started_ms, Some(10));
-        assert_eq!(g.black_token.as_deref(), Some("b"));
+        // The secrets kept in clear are now their hashes (schema 6):
+        // SHA-256 of "b".
+        assert_eq!(
+            g.black_seat.as_ref().map(SecretHash::as_str),
+            Some("3e23e8160039594a33894f6564e1b1348bbd7a0088d42c4acb73eeaed59c009d")
+        );
         assert_eq!(g.clock.unwrap().black_ms, 50_000);
         // Its deadline is looked at at once and recomputed by the server.
-        assert_eq!(s.due(500).unwrap(), vec!["old"]);
+        assert_eq!(s.due(500).unwrap(), vec![old]);
     }
 }
