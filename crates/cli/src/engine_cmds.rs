@@ -81,11 +81,8 @@ pub fn openings(a: OpeningsArgs) -> Result<(), Failure> {
 /// (the tuned weights) or `nnue` (the embedded network).
 pub fn options_with_eval(eval: &str) -> Result<legion_engine::Options, Failure> {
     let mut o = legion_engine::Options::default();
-    o.set_eval(eval).ok_or_else(|| {
-        Failure(format!(
-            "unknown evaluation '{eval}': {}",
-            legion_engine::engine::EVAL_CHOICES
-        ))
-    })?;
+    // "unknown evaluation 'x': nnue, linear, ..." or why the built-in
+    // network does not load.
+    o.set_eval(eval).map_err(|e| Failure(e.to_string()))?;
     Ok(o)
 }

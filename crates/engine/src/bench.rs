@@ -64,3 +64,26 @@ pub fn run(
     }
     BenchResult { lines, nodes, time }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::Options;
+
+    /// The node counts `legion bench` prints, as docs/ARCHITECTURE.md
+    /// states them: a change of the search or of an evaluation changes
+    /// them, and must then change them here and there on purpose. About
+    /// 2 s in the test profile.
+    #[test]
+    fn the_bench_signatures_are_the_documented_ones() {
+        for (eval, signature) in [("nnue", 451_711), ("linear", 793_881)] {
+            // As `legion bench [--eval linear]` makes them.
+            let mut o = Options::default();
+            o.set_eval(eval).unwrap();
+            let r = run(DEFAULT_DEPTH, &o.weights, o.net, 1);
+            assert_eq!(r.nodes, signature, "--eval {eval}");
+            assert_eq!(r.lines.len(), POSITIONS.len());
+            assert_eq!(r.lines.iter().map(|(_, n)| n).sum::<u64>(), r.nodes);
+        }
+    }
+}

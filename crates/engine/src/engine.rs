@@ -7,7 +7,7 @@ use std::sync::atomic::AtomicBool;
 use legion_rules::{Position, Rules};
 
 use crate::levels::Level;
-use crate::nnue::{self, LoadError, Network};
+use crate::nnue::{self, LoadError, NetError, Network};
 use crate::search::{self, Config, Info, Limits, Outcome};
 use crate::{Table, Weights};
 
@@ -26,24 +26,51 @@ pub struct Options {
     pub eval_name: String,
 }
 
-/// The evaluations `Options::set_eval` knows.
+/// The evaluations `Options::set_eval` knows, in the order they are listed.
+pub const EVALS: [&str; 5] = ["nnue", "linear", "tuned", "handset", "material"];
+
+/// The evaluations `Options::set_eval` knows, for people.
 pub const EVAL_CHOICES: &str = "nnue, linear, tuned, handset or material";
 
+/// Why `Options::set_eval` refused a name.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum EvalError {
+    /// A name that is none of `EVALS`.
+    #[error("unknown evaluation '{0}': {EVAL_CHOICES}")]
+    Unknown(String),
+    /// `nnue`, but the network built into this binary does not load: the
+    /// binary was built wrong (the test `the_embedded_network_loads`
+    /// guards against it).
+    #[error("the network built into this binary does not load: {0}")]
+    BuiltInNetwork(NetError),
+}
+
 impl Options {
-    /// Chooses the evaluation by name: `nnue` (the embedded network),
-    /// `linear` (the tuned weights, as `tuned`), or the linear weights
-    /// `tuned`, `handset`, `material`. `None` for any other name.
-    pub fn set_eval(&mut self, name: &str) -> Option<()> {
+    /// Chooses the evaluation by name, in any case: `nnue` (the embedded
+    /// network), `linear` (the tuned weights, as `tuned`), or the linear
+    /// weights `tuned`, `handset`, `material`.
+    pub fn set_eval(&mut self, name: &str) -> Result<(), EvalError> {
+        self.set_eval_with(name, nnue::embedded)
+    }
+
+    /// `set_eval`, with the built-in network read by `embedded` (a test
+    /// can give one that fails).
+    pub(crate) fn set_eval_with(
+        &mut self,
+        name: &str,
+        embedded: impl FnOnce() -> Result<Arc<Network>, NetError>,
+    ) -> Result<(), EvalError> {
         let lower = name.to_ascii_lowercase();
         if lower == "nnue" {
-            self.net = Some(nnue::embedded().ok()?);
+            self.net = Some(embedded().map_err(EvalError::BuiltInNetwork)?);
         } else {
             let weights = if lower == "linear" { "tuned" } else { &lower };
-            self.weights = Weights::by_name(weights)?;
+            self.weights =
+                Weights::by_name(weights).ok_or_else(|| EvalError::Unknown(name.to_string()))?;
             self.net = None;
         }
         self.eval_name = lower;
-        Some(())
+        Ok(())
     }
 
     /// Evaluates with the network in `path` (a candidate not built in).
@@ -255,5 +282,38 @@ mod tests {
         o.set_eval("linear").unwrap();
         let (_, config) = Engine::new(o).prepare(&Limits::default());
         assert!(config.net.is_none());
+    }
+
+    #[test]
+    fn every_evaluation_is_chosen_by_its_name_in_any_case() {
+        let people = format!(
+            "{} or {}",
+            EVALS[..EVALS.len() - 1].join(", "),
+            EVALS[EVALS.len() - 1]
+        );
+        assert_eq!(people, EVAL_CHOICES);
+        for name in EVALS {
+            let mut o = Options::default();
+            o.set_eval(&name.to_ascii_uppercase()).unwrap();
+            assert_eq!(o.eval_name, name);
+            assert_eq!(o.net.is_some(), name == "nnue", "{name}");
+        }
+        let mut o = Options::default();
+        assert_eq!(
+            o.set_eval("best"),
+            Err(EvalError::Unknown("best".to_string()))
+        );
+    }
+
+    #[test]
+    fn a_built_in_network_that_does_not_load_is_said_so() {
+        let mut o = Options::default();
+        o.set_eval("linear").unwrap();
+        let broken = || Err(NetError::Checksum);
+        let e = o.set_eval_with("nnue", broken).unwrap_err();
+        assert_eq!(e, EvalError::BuiltInNetwork(NetError::Checksum));
+        // Nothing changed.
+        assert_eq!(o.eval_name, "linear");
+        assert!(o.net.is_none());
     }
 }

@@ -358,23 +358,41 @@ pub enum Value {
     Loss(u16),
 }
 
-const NONE: u16 = 0;
-const DRAW: u16 = 1;
+/// A position's [`Value`] as the tables keep it, in 16 bits (one per
+/// placement: a table's size is that of its ending): 0 not yet known, 1 a
+/// draw, `2 + 2d` a win in `d` plies, `3 + 2d` a loss in `d`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[repr(transparent)]
+struct Stored(u16);
 
-fn encode(v: Value) -> u16 {
-    match v {
-        Value::Draw => DRAW,
-        Value::Win(d) => 2 + 2 * d,
-        Value::Loss(d) => 3 + 2 * d,
+impl Stored {
+    /// Not yet known (while solving), or no position (a bad index).
+    const UNKNOWN: Stored = Stored(0);
+    const DRAW: Stored = Stored(1);
+
+    fn of(v: Value) -> Stored {
+        Stored(match v {
+            Value::Draw => 1,
+            Value::Win(d) => 2 + 2 * d,
+            Value::Loss(d) => 3 + 2 * d,
+        })
     }
-}
 
-fn decode(code: u16) -> Option<Value> {
-    match code {
-        NONE => None,
-        DRAW => Some(Value::Draw),
-        c if c.is_multiple_of(2) => Some(Value::Win((c - 2) / 2)),
-        c => Some(Value::Loss((c - 3) / 2)),
+    fn value(self) -> Option<Value> {
+        match self.0 {
+            0 => None,
+            1 => Some(Value::Draw),
+            c if c.is_multiple_of(2) => Some(Value::Win((c - 2) / 2)),
+            c => Some(Value::Loss((c - 3) / 2)),
+        }
+    }
+
+    fn is_win(self) -> bool {
+        matches!(self.value(), Some(Value::Win(_)))
+    }
+
+    fn is_loss(self) -> bool {
+        matches!(self.value(), Some(Value::Loss(_)))
     }
 }
 
@@ -500,7 +518,7 @@ impl Layout {
 /// One solved ending: the value and the DTZ of every placement.
 struct Table {
     layout: Layout,
-    values: Vec<u16>,
+    values: Vec<Stored>,
     dtz: Vec<u16>,
     summary: Summary,
 }
@@ -599,7 +617,7 @@ impl<'p> Solver<'p> {
         self.ensure(&m)?;
         let t = &self.tables[&m];
         let i = t.layout.index(pos) as usize;
-        Ok(decode(t.values[i]).map(|v| (v, t.dtz[i])))
+        Ok(t.values[i].value().map(|v| (v, t.dtz[i])))
     }
 
     /// Checks every position of a solved ending against its moves, one
@@ -696,25 +714,39 @@ impl<'p> Solver<'p> {
     fn lookup(&mut self, pos: &Position, m: &Material) -> Result<Option<Value>, SolveError> {
         self.ensure(m)?;
         let t = &self.tables[m];
-        Ok(decode(t.values[t.layout.index(pos) as usize]))
+        Ok(t.values[t.layout.index(pos) as usize].value())
     }
 
+    /// Solves ending `m`, the endings its captures, crownings and King
+    /// removals lead to first: the move graph, then the results and
+    /// distances to the end, then DTZ, then the summary.
     fn build(&mut self, m: &Material) -> Result<Table, SolveError> {
         let start = Instant::now();
         let layout = Layout::new(m);
+        let graph = self.graph(m, &layout)?;
+        let values = results(&graph);
+        let dtz = dtz(&graph, &values);
+        let mut summary = summarise(m, &layout, &graph, &values, &dtz);
+        summary.seconds = start.elapsed().as_secs_f64();
+        Ok(Table {
+            layout,
+            values,
+            dtz,
+            summary,
+        })
+    }
+
+    /// The forward pass: every move of every position once. Moves that
+    /// stay in the ending are edges; moves into another ending are looked
+    /// up there and summarised per position (`Exits`). Then the reverse
+    /// edges.
+    fn graph(&mut self, m: &Material, layout: &Layout) -> Result<Graph, SolveError> {
         let n = layout.size as usize;
-        // The forward pass: every move of every position once. Moves that
-        // stay in this ending are edges (child index, bit 31 set when the
-        // move resets the half-move clock: a man move, 5.3); moves into
-        // another ending are looked up and summarised per position.
         let mut node = vec![false; n];
         let mut offsets: Vec<u32> = vec![0; n + 1];
-        let mut edges: Vec<u32> = Vec::new();
-        let mut term_loss: Vec<u16> = vec![u16::MAX; n]; // fastest child lost for its mover
-        let mut term_win_max: Vec<u16> = vec![0; n]; // slowest child won for its mover
-        let mut term_any: Vec<u8> = vec![0; n]; // bit 0: a move leaves; bit 1: one reaches a draw
+        let mut edges: Vec<Edge> = Vec::new();
+        let mut exits = vec![Exits::default(); n];
         let mut list = MoveList::new();
-        const ZERO: u32 = 1 << 31;
         for idx in 0..n {
             if idx % (1 << 16) == 0 {
                 (self.progress)(Progress {
@@ -731,23 +763,18 @@ impl<'p> Solver<'p> {
                     let child = pos.after(mv);
                     let cm = Material::of(child.board());
                     if cm == *m {
-                        let zero = if child.halfmove_clock() == 0 { ZERO } else { 0 };
-                        edges.push(layout.index(&child) as u32 | zero);
-                    } else {
-                        term_any[idx] |= 1;
-                        match self.lookup(&child, &cm)? {
-                            Some(Value::Loss(d)) => term_loss[idx] = term_loss[idx].min(d),
-                            Some(Value::Win(d)) => term_win_max[idx] = term_win_max[idx].max(d),
-                            Some(Value::Draw) => term_any[idx] |= 2,
-                            None => {
-                                return Err(SolveError::MissingChild {
-                                    parent: pos.to_lfen(),
-                                    mv: legion_rules::notation::canonical(&pos, mv),
-                                    child: child.to_lfen(),
-                                });
-                            }
-                        }
+                        let resets = child.halfmove_clock() == 0;
+                        edges.push(Edge::new(layout.index(&child) as usize, resets));
+                        continue;
                     }
+                    let Some(value) = self.lookup(&child, &cm)? else {
+                        return Err(SolveError::MissingChild {
+                            parent: pos.to_lfen(),
+                            mv: legion_rules::notation::canonical(&pos, mv),
+                            child: child.to_lfen(),
+                        });
+                    };
+                    exits[idx].add(value);
                 }
             }
             offsets[idx + 1] = edges.len() as u32;
@@ -759,238 +786,359 @@ impl<'p> Solver<'p> {
         });
         // Every edge must end at a placement of this ending.
         for idx in 0..n {
-            for &e in &edges[offsets[idx] as usize..offsets[idx + 1] as usize] {
-                let c = (e & !ZERO) as usize;
-                if !node[c] {
+            for e in &edges[offsets[idx] as usize..offsets[idx + 1] as usize] {
+                if !node[e.node()] {
                     let pos = layout.position(idx as u64);
                     return Err(SolveError::MissingChild {
                         parent: pos.map(|p| p.to_lfen()).unwrap_or_default(),
                         mv: String::new(),
-                        child: format!("index {c}"),
+                        child: format!("index {}", e.node()),
                     });
                 }
             }
         }
-        // The reverse edges.
-        let mut roffsets: Vec<u32> = vec![0; n + 1];
-        for &e in &edges {
-            roffsets[(e & !ZERO) as usize + 1] += 1;
-        }
-        for i in 0..n {
-            roffsets[i + 1] += roffsets[i];
-        }
-        let mut fill = roffsets.clone();
-        let mut parents: Vec<u32> = vec![0; edges.len()];
-        for idx in 0..n {
-            for &e in &edges[offsets[idx] as usize..offsets[idx + 1] as usize] {
-                let c = (e & !ZERO) as usize;
-                parents[fill[c] as usize] = idx as u32 | (e & ZERO);
-                fill[c] += 1;
-            }
-        }
-        drop(fill);
-
-        // Result and distance to the end, level by level.
-        let mut values = vec![NONE; n];
-        let mut pending = vec![u16::MAX; n]; // a win found at this distance
-        let mut left: Vec<u16> = (0..n)
-            .map(|i| (offsets[i + 1] - offsets[i]) as u16)
-            .collect();
-        let mut buckets: Vec<Vec<u32>> = Vec::new();
-        let push = |b: &mut Vec<Vec<u32>>, d: u16, i: usize| {
-            let d = d as usize;
-            if b.len() <= d {
-                b.resize_with(d + 1, Vec::new);
-            }
-            b[d].push(i as u32);
-        };
-        for i in 0..n {
-            if !node[i] {
-                continue;
-            }
-            if term_loss[i] != u16::MAX {
-                pending[i] = term_loss[i] + 1;
-                push(&mut buckets, pending[i], i);
-            } else if left[i] == 0 && term_any[i] & 2 == 0 {
-                // No move (5.2: lost now), or every move leaves the ending
-                // into a position the opponent wins.
-                let d = if term_any[i] & 1 == 0 {
-                    0
-                } else {
-                    term_win_max[i] + 1
-                };
-                push(&mut buckets, d, i);
-            }
-        }
-        let mut d = 0;
-        while d < buckets.len() {
-            let level = std::mem::take(&mut buckets[d]);
-            for &i in &level {
-                let i = i as usize;
-                if values[i] != NONE {
-                    continue;
-                }
-                let lost = pending[i] != d as u16;
-                values[i] = encode(if lost {
-                    Value::Loss(d as u16)
-                } else {
-                    Value::Win(d as u16)
-                });
-                for &p in &parents[roffsets[i] as usize..roffsets[i + 1] as usize] {
-                    let p = (p & !ZERO) as usize;
-                    if values[p] != NONE {
-                        continue;
-                    }
-                    if lost {
-                        if pending[p] > d as u16 + 1 {
-                            pending[p] = d as u16 + 1;
-                            push(&mut buckets, d as u16 + 1, p);
-                        }
-                    } else {
-                        left[p] -= 1;
-                        if left[p] == 0 && pending[p] == u16::MAX && term_any[p] & 2 == 0 {
-                            let dp = (d as u16).max(term_win_max[p]) + 1;
-                            push(&mut buckets, dp, p);
-                        }
-                    }
-                }
-            }
-            d += 1;
-        }
-        for i in 0..n {
-            if node[i] && values[i] == NONE {
-                values[i] = DRAW;
-            }
-        }
-        drop(term_win_max);
-
-        // DTZ: the same, with every move that resets the clock an end.
-        let won = |v: u16| v >= 2 && v.is_multiple_of(2);
-        let lost = |v: u16| v >= 3 && v % 2 == 1;
-        let mut dtz = vec![0u16; n];
-        let mut done = vec![false; n];
-        pending.fill(u16::MAX);
-        let mut buckets: Vec<Vec<u32>> = Vec::new();
-        for i in 0..n {
-            let v = values[i];
-            if !node[i] || v == DRAW {
-                continue;
-            }
-            let out = &edges[offsets[i] as usize..offsets[i + 1] as usize];
-            if won(v) {
-                let zero_win = term_loss[i] != u16::MAX
-                    || out
-                        .iter()
-                        .any(|&e| e & ZERO != 0 && lost(values[(e & !ZERO) as usize]));
-                if zero_win {
-                    pending[i] = 1;
-                    push(&mut buckets, 1, i);
-                }
-            } else {
-                let quiet = out.iter().filter(|&&e| e & ZERO == 0).count() as u16;
-                left[i] = quiet;
-                if quiet == 0 {
-                    let d = if out.is_empty() && term_any[i] == 0 {
-                        0
-                    } else {
-                        1
-                    };
-                    push(&mut buckets, d, i);
-                }
-            }
-        }
-        let mut d = 0;
-        while d < buckets.len() {
-            let level = std::mem::take(&mut buckets[d]);
-            for &i in &level {
-                let i = i as usize;
-                if done[i] {
-                    continue;
-                }
-                done[i] = true;
-                dtz[i] = d as u16;
-                let i_lost = lost(values[i]);
-                for &p in &parents[roffsets[i] as usize..roffsets[i + 1] as usize] {
-                    if p & ZERO != 0 {
-                        continue;
-                    }
-                    let p = p as usize;
-                    if done[p] {
-                        continue;
-                    }
-                    if i_lost && won(values[p]) {
-                        if pending[p] > d as u16 + 1 {
-                            pending[p] = d as u16 + 1;
-                            push(&mut buckets, d as u16 + 1, p);
-                        }
-                    } else if !i_lost && lost(values[p]) {
-                        left[p] -= 1;
-                        if left[p] == 0 {
-                            push(&mut buckets, d as u16 + 1, p);
-                        }
-                    }
-                }
-            }
-            d += 1;
-        }
-
-        let mut s = Summary {
-            material: *m,
-            positions: [0; 2],
-            wins: [0; 2],
-            draws: [0; 2],
-            losses: [0; 2],
-            longest_win: [None, None],
-            wins_over_100: [0; 2],
-            longest_dtz: [None, None],
-            seconds: 0.0,
-        };
-        let half = n / 2;
-        let mut best_win = [(0u16, usize::MAX); 2];
-        let mut best_dtz = [(0u16, usize::MAX); 2];
-        for i in 0..n {
-            if !node[i] {
-                continue;
-            }
-            let side = i / half;
-            s.positions[side] += 1;
-            match decode(values[i]) {
-                Some(Value::Win(w)) => {
-                    s.wins[side] += 1;
-                    if best_win[side].1 == usize::MAX || w > best_win[side].0 {
-                        best_win[side] = (w, i);
-                    }
-                    if best_dtz[side].1 == usize::MAX || dtz[i] > best_dtz[side].0 {
-                        best_dtz[side] = (dtz[i], i);
-                    }
-                    if dtz[i] > 100 {
-                        s.wins_over_100[side] += 1;
-                    }
-                }
-                Some(Value::Loss(_)) => s.losses[side] += 1,
-                _ => s.draws[side] += 1,
-            }
-        }
-        let lfen = |i: usize| {
-            layout
-                .position(i as u64)
-                .map(|p| p.to_lfen())
-                .unwrap_or_default()
-        };
-        for side in 0..2 {
-            if best_win[side].1 != usize::MAX {
-                s.longest_win[side] = Some((best_win[side].0, lfen(best_win[side].1)));
-                s.longest_dtz[side] = Some((best_dtz[side].0, lfen(best_dtz[side].1)));
-            }
-        }
-        s.seconds = start.elapsed().as_secs_f64();
-        Ok(Table {
-            layout,
-            values,
-            dtz,
-            summary: s,
+        let (roffsets, parents) = reverse(&offsets, &edges);
+        Ok(Graph {
+            node,
+            offsets,
+            edges,
+            roffsets,
+            parents,
+            exits,
         })
     }
+}
+
+/// A move that stays inside its ending, as the move graph keeps it: the
+/// index of the position at its other end (the child in the forward
+/// edges, the parent in the reverse ones), and whether the move resets
+/// the half-move clock (a man move, 5.3), which ends a DTZ count. 32 bits
+/// (an index is below `MAX_INDEX`, 2^25): the graph is most of the
+/// solver's memory.
+#[derive(Clone, Copy, Debug)]
+#[repr(transparent)]
+struct Edge(u32);
+
+impl Edge {
+    const RESETS_CLOCK: u32 = 1 << 31;
+
+    fn new(node: usize, resets_clock: bool) -> Edge {
+        Edge(node as u32 | if resets_clock { Edge::RESETS_CLOCK } else { 0 })
+    }
+
+    /// The same move seen from its other end.
+    fn to(self, node: usize) -> Edge {
+        Edge::new(node, self.resets_clock())
+    }
+
+    fn node(self) -> usize {
+        (self.0 & !Edge::RESETS_CLOCK) as usize
+    }
+
+    fn resets_clock(self) -> bool {
+        self.0 & Edge::RESETS_CLOCK != 0
+    }
+}
+
+/// What a position's moves out of its ending (captures, crownings, King
+/// removals) lead to, valued in the endings solved before, for the side
+/// to move there.
+#[derive(Clone, Copy, Debug, Default)]
+struct Exits {
+    /// Some move leaves the ending.
+    any: bool,
+    /// One leads to a draw.
+    draw: bool,
+    /// The fastest loss among them: a win for the side to move here.
+    fastest_loss: Option<u16>,
+    /// The slowest win among them (0 if none): where the opponent wins.
+    slowest_win: u16,
+}
+
+impl Exits {
+    fn add(&mut self, v: Value) {
+        self.any = true;
+        match v {
+            Value::Loss(d) => self.fastest_loss = Some(self.fastest_loss.map_or(d, |f| f.min(d))),
+            Value::Win(d) => self.slowest_win = self.slowest_win.max(d),
+            Value::Draw => self.draw = true,
+        }
+    }
+}
+
+/// An ending's move graph: its moves inside it, both ways, and per
+/// position what the others lead to.
+struct Graph {
+    /// Which indices are positions (the others place no legal position).
+    node: Vec<bool>,
+    /// The moves of position `i` are `edges[offsets[i]..offsets[i + 1]]`.
+    offsets: Vec<u32>,
+    edges: Vec<Edge>,
+    /// The moves into position `i` are `parents[roffsets[i]..roffsets[i + 1]]`.
+    roffsets: Vec<u32>,
+    parents: Vec<Edge>,
+    exits: Vec<Exits>,
+}
+
+impl Graph {
+    fn len(&self) -> usize {
+        self.node.len()
+    }
+
+    fn children(&self, i: usize) -> &[Edge] {
+        &self.edges[self.offsets[i] as usize..self.offsets[i + 1] as usize]
+    }
+
+    fn parents(&self, i: usize) -> &[Edge] {
+        &self.parents[self.roffsets[i] as usize..self.roffsets[i + 1] as usize]
+    }
+}
+
+/// The reverse edges of `edges` (by position: `offsets`), in the same
+/// layout: offsets and the parents, each with its move's clock flag.
+fn reverse(offsets: &[u32], edges: &[Edge]) -> (Vec<u32>, Vec<Edge>) {
+    let n = offsets.len() - 1;
+    let mut roffsets: Vec<u32> = vec![0; n + 1];
+    for e in edges {
+        roffsets[e.node() + 1] += 1;
+    }
+    for i in 0..n {
+        roffsets[i + 1] += roffsets[i];
+    }
+    let mut fill = roffsets.clone();
+    let mut parents = vec![Edge(0); edges.len()];
+    for idx in 0..n {
+        for &e in &edges[offsets[idx] as usize..offsets[idx + 1] as usize] {
+            let c = e.node();
+            parents[fill[c] as usize] = e.to(idx);
+            fill[c] += 1;
+        }
+    }
+    (roffsets, parents)
+}
+
+/// Positions by distance, taken in increasing order; each level may add
+/// to the ones after it.
+#[derive(Default)]
+struct Levels(Vec<Vec<u32>>);
+
+impl Levels {
+    fn push(&mut self, d: u16, i: usize) {
+        let d = d as usize;
+        if self.0.len() <= d {
+            self.0.resize_with(d + 1, Vec::new);
+        }
+        self.0[d].push(i as u32);
+    }
+
+    /// The positions at distance `d`, or `None` past the last level.
+    fn take(&mut self, d: usize) -> Option<Vec<u32>> {
+        self.0.get_mut(d).map(std::mem::take)
+    }
+}
+
+/// The result and distance to the end of every position, level by level
+/// from the positions without a move (5.2) or whose every move leaves
+/// the ending into a loss; what no level reaches is drawn.
+fn results(g: &Graph) -> Vec<Stored> {
+    let n = g.len();
+    let mut values = vec![Stored::UNKNOWN; n];
+    // A win found at this distance (u16::MAX: none yet).
+    let mut pending = vec![u16::MAX; n];
+    // Moves inside the ending not yet known to lead to a win for the
+    // opponent.
+    let mut left: Vec<u16> = (0..n).map(|i| g.children(i).len() as u16).collect();
+    let mut levels = Levels::default();
+    for i in 0..n {
+        if !g.node[i] {
+            continue;
+        }
+        let exits = g.exits[i];
+        if let Some(loss) = exits.fastest_loss {
+            pending[i] = loss + 1;
+            levels.push(pending[i], i);
+        } else if left[i] == 0 && !exits.draw {
+            // No move (5.2: lost now), or every move leaves the ending
+            // into a position the opponent wins.
+            let d = if exits.any { exits.slowest_win + 1 } else { 0 };
+            levels.push(d, i);
+        }
+    }
+    let mut d = 0;
+    while let Some(level) = levels.take(d) {
+        let at = d as u16;
+        for &i in &level {
+            let i = i as usize;
+            if values[i] != Stored::UNKNOWN {
+                continue;
+            }
+            let lost = pending[i] != at;
+            values[i] = Stored::of(if lost {
+                Value::Loss(at)
+            } else {
+                Value::Win(at)
+            });
+            for p in g.parents(i) {
+                let p = p.node();
+                if values[p] != Stored::UNKNOWN {
+                    continue;
+                }
+                if lost {
+                    if pending[p] > at + 1 {
+                        pending[p] = at + 1;
+                        levels.push(at + 1, p);
+                    }
+                } else {
+                    left[p] -= 1;
+                    if left[p] == 0 && pending[p] == u16::MAX && !g.exits[p].draw {
+                        let dp = at.max(g.exits[p].slowest_win) + 1;
+                        levels.push(dp, p);
+                    }
+                }
+            }
+        }
+        d += 1;
+    }
+    for (v, &node) in values.iter_mut().zip(&g.node) {
+        if node && *v == Stored::UNKNOWN {
+            *v = Stored::DRAW;
+        }
+    }
+    values
+}
+
+/// DTZ, found as the results are, with every move that resets the
+/// half-move clock an end: a won position with such a move into a loss,
+/// or a move out of the ending into a loss, is 1 ply from a reset; a lost
+/// position whose every move resets the clock or leaves the ending is 1
+/// too (0 when it has no move: the game is over, 5.2).
+fn dtz(g: &Graph, values: &[Stored]) -> Vec<u16> {
+    let n = g.len();
+    let mut dtz = vec![0u16; n];
+    let mut done = vec![false; n];
+    let mut pending = vec![u16::MAX; n];
+    // A lost position's moves that keep the clock, not yet known to lead
+    // to a win for the opponent.
+    let mut left = vec![0u16; n];
+    let mut levels = Levels::default();
+    for i in 0..n {
+        let v = values[i];
+        if !g.node[i] || v == Stored::DRAW {
+            continue;
+        }
+        let out = g.children(i);
+        if v.is_win() {
+            let zero_win = g.exits[i].fastest_loss.is_some()
+                || out
+                    .iter()
+                    .any(|e| e.resets_clock() && values[e.node()].is_loss());
+            if zero_win {
+                pending[i] = 1;
+                levels.push(1, i);
+            }
+        } else {
+            let quiet = out.iter().filter(|e| !e.resets_clock()).count() as u16;
+            left[i] = quiet;
+            if quiet == 0 {
+                let d = if out.is_empty() && !g.exits[i].any {
+                    0
+                } else {
+                    1
+                };
+                levels.push(d, i);
+            }
+        }
+    }
+    let mut d = 0;
+    while let Some(level) = levels.take(d) {
+        let at = d as u16;
+        for &i in &level {
+            let i = i as usize;
+            if done[i] {
+                continue;
+            }
+            done[i] = true;
+            dtz[i] = at;
+            let i_lost = values[i].is_loss();
+            for p in g.parents(i) {
+                if p.resets_clock() {
+                    continue;
+                }
+                let p = p.node();
+                if done[p] {
+                    continue;
+                }
+                if i_lost && values[p].is_win() {
+                    if pending[p] > at + 1 {
+                        pending[p] = at + 1;
+                        levels.push(at + 1, p);
+                    }
+                } else if !i_lost && values[p].is_loss() {
+                    left[p] -= 1;
+                    if left[p] == 0 {
+                        levels.push(at + 1, p);
+                    }
+                }
+            }
+        }
+        d += 1;
+    }
+    dtz
+}
+
+/// The counts, the longest win and the longest DTZ of each side to move
+/// (`seconds` left at 0 for the caller).
+fn summarise(m: &Material, layout: &Layout, g: &Graph, values: &[Stored], dtz: &[u16]) -> Summary {
+    let n = g.len();
+    let mut s = Summary {
+        material: *m,
+        positions: [0; 2],
+        wins: [0; 2],
+        draws: [0; 2],
+        losses: [0; 2],
+        longest_win: [None, None],
+        wins_over_100: [0; 2],
+        longest_dtz: [None, None],
+        seconds: 0.0,
+    };
+    // White to move in the first half of the indices, Black in the second.
+    let half = n / 2;
+    let mut best_win: [Option<(u16, usize)>; 2] = [None, None];
+    let mut best_dtz: [Option<(u16, usize)>; 2] = [None, None];
+    for i in 0..n {
+        if !g.node[i] {
+            continue;
+        }
+        let side = i / half;
+        s.positions[side] += 1;
+        match values[i].value() {
+            Some(Value::Win(w)) => {
+                s.wins[side] += 1;
+                if best_win[side].is_none_or(|(b, _)| w > b) {
+                    best_win[side] = Some((w, i));
+                }
+                if best_dtz[side].is_none_or(|(b, _)| dtz[i] > b) {
+                    best_dtz[side] = Some((dtz[i], i));
+                }
+                if dtz[i] > 100 {
+                    s.wins_over_100[side] += 1;
+                }
+            }
+            Some(Value::Loss(_)) => s.losses[side] += 1,
+            _ => s.draws[side] += 1,
+        }
+    }
+    let lfen = |i: usize| {
+        layout
+            .position(i as u64)
+            .map(|p| p.to_lfen())
+            .unwrap_or_default()
+    };
+    for side in 0..2 {
+        s.longest_win[side] = best_win[side].map(|(d, i)| (d, lfen(i)));
+        s.longest_dtz[side] = best_dtz[side].map(|(d, i)| (d, lfen(i)));
+    }
+    s
 }
 
 #[cfg(test)]

@@ -8,7 +8,7 @@ use std::time::Duration;
 use legion_rules::notation::MoveParseError;
 use legion_rules::{Game, Move, Rules};
 
-use legion_engine::engine::EVAL_CHOICES;
+use legion_engine::engine::{EVAL_CHOICES, EvalError};
 use legion_engine::rng::Rng;
 use legion_engine::search::{Limits, history};
 use legion_engine::{Engine, Options, Weights, eval};
@@ -87,6 +87,10 @@ pub enum SpecError {
         /// What it takes, for people: "a whole number from 1 to 10".
         expected: &'static str,
     },
+    /// `eval=nnue` when the network built in does not load (a broken
+    /// build).
+    #[error("engine option eval: {0}")]
+    Eval(String),
     /// `evalfile=PATH` naming no network this engine reads.
     #[error("engine option evalfile: {0}")]
     EvalFile(String),
@@ -261,7 +265,10 @@ pub fn make(spec: &Spec) -> Result<Box<dyn Player>, PlayerError> {
                             .filter(|h| (1..=4096).contains(h))
                             .ok_or_else(|| bad("a whole number from 1 to 4096"))?
                     }
-                    "eval" => o.set_eval(v).ok_or_else(|| bad(EVAL_CHOICES))?,
+                    "eval" => o.set_eval(v).map_err(|e| match e {
+                        EvalError::Unknown(_) => bad(EVAL_CHOICES),
+                        EvalError::BuiltInNetwork(_) => SpecError::Eval(e.to_string()),
+                    })?,
                     "evalfile" => o
                         .set_eval_file(v)
                         .map_err(|e| SpecError::EvalFile(e.to_string()))?,

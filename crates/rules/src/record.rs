@@ -79,10 +79,18 @@ pub enum RecordError {
         /// The move as written.
         text: String,
         /// How the game had ended.
-        outcome: String,
+        outcome: Outcome,
+    },
+    /// A word after the result token, which ends the move text.
+    #[error("6.5: unexpected '{text} after the result {result}' in the move text")]
+    AfterResult {
+        /// The word as written.
+        text: String,
+        /// The result token before it: `1-0`, `0-1`, `1/2-1/2` or `*`.
+        result: String,
     },
     /// Something in the move text that is neither a move, a number, a
-    /// comment nor a result.
+    /// comment nor a result (a `)` that closes no variation).
     #[error("6.5: unexpected '{0}' in the move text")]
     Unexpected(String),
 }
@@ -257,7 +265,7 @@ impl Record {
                 Token::Result(r) => result_token = Some(r),
                 Token::Word(w) => {
                     if let Some(r) = result_token {
-                        return Err(RecordError::Unexpected(format!("{w} after the result {r}")));
+                        return Err(RecordError::AfterResult { text: w, result: r });
                     }
                     let pos = *record.game.position();
                     let number = pos.fullmove_number();
@@ -271,7 +279,7 @@ impl Record {
                             number,
                             dots,
                             text: w,
-                            outcome: o.to_string(),
+                            outcome: o,
                         });
                     }
                     let m =
@@ -482,5 +490,62 @@ mod tests {
             Record::parse("[Rules \"fast\"]\n*"),
             Err(RecordError::UnknownRules(_))
         ));
+    }
+
+    /// The errors carry data (an `Outcome`, the readings, the word after
+    /// the result) and their English messages are those the command line
+    /// has always printed.
+    #[test]
+    fn typed_errors_keep_their_messages() {
+        let after = Record::parse("1. c3-d4 1-0 f6-e5").unwrap_err();
+        assert_eq!(
+            after,
+            RecordError::AfterResult {
+                text: "f6-e5".into(),
+                result: "1-0".into()
+            }
+        );
+        assert_eq!(
+            after.to_string(),
+            "6.5: unexpected 'f6-e5 after the result 1-0' in the move text"
+        );
+        // Two Kings alone: the game is drawn before any move (5.3).
+        let dead = Record::parse("[FEN \"4k3/8/8/8/8/8/8/4K3 w - 0 1\"]\n\n1. Ke2 *").unwrap_err();
+        assert_eq!(
+            dead,
+            RecordError::MoveAfterEnd {
+                number: 1,
+                dots: ".",
+                text: "Ke2".into(),
+                outcome: Outcome::Draw {
+                    reason: DrawReason::DeadPosition
+                },
+            }
+        );
+        assert_eq!(
+            dead.to_string(),
+            "6.5: move 1. 'Ke2' comes after the end of the game \
+             (draw: only the two Kings are left (5.3))"
+        );
+        let two_rooks =
+            Record::parse("[FEN \"4k3/8/8/8/8/8/4K3/R6R w - 0 1\"]\n\n1. Rd1 *").unwrap_err();
+        let RecordError::BadMove { error, .. } = &two_rooks else {
+            panic!("{two_rooks:?}");
+        };
+        assert_eq!(
+            *error,
+            MoveParseError::Ambiguous {
+                text: "Rd1".into(),
+                options: vec!["Rad1".into(), "Rhd1".into()],
+            }
+        );
+        assert_eq!(
+            two_rooks.to_string(),
+            "6.5: move 1. 'Rd1': 6.4: 'Rd1' is ambiguous: it could be Rad1 or Rhd1"
+        );
+        assert_eq!(
+            Record::parse("1. c3-d4 ) *").unwrap_err().to_string(),
+            "6.5: unexpected ')' in the move text"
+        );
     }
 }

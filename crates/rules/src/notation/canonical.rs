@@ -19,12 +19,12 @@ pub enum MoveParseError {
     #[error("{0}")]
     Illegal(#[from] crate::explain::Illegal),
     /// 6.4: the text fits several legal moves (add the file or rank).
-    #[error("6.4: '{text}' is ambiguous: it could be {options}")]
+    #[error("6.4: '{text}' is ambiguous: it could be {}", .options.join(" or "))]
     Ambiguous {
         /// The text as written.
         text: String,
-        /// The moves it could be, for people, joined by "or".
-        options: String,
+        /// The moves it could be, for people (6.4), in the order found.
+        options: Vec<String>,
     },
 }
 

@@ -183,12 +183,9 @@ fn parse_piece_move(
             }
             .into())
         }
-        many => {
-            let options: Vec<String> = many.iter().map(|m| human(pos, *m)).collect();
-            Err(MoveParseError::Ambiguous {
-                text: text.trim().to_string(),
-                options: options.join(" or "),
-            })
-        }
+        many => Err(MoveParseError::Ambiguous {
+            text: text.trim().to_string(),
+            options: many.iter().map(|m| human(pos, *m)).collect(),
+        }),
     }
 }

@@ -3,7 +3,6 @@
 //! kind of error, its data as arguments, its rule kept as a number. The
 //! rules library's own messages stay English (the command line's).
 
-use legion_rules::game::{DrawReason, Outcome, WinReason};
 use legion_rules::record::RecordError;
 use legion_rules::{Color, LfenError, MoveParseError, Piece};
 
@@ -76,35 +75,11 @@ pub fn typed_move(e: &MoveParseError) -> Text {
         }
         MoveParseError::Syntax(s) => Text::new("move.syntax").arg("text", s),
         MoveParseError::HumanSyntax(s) => Text::new("move.human_syntax").arg("text", s),
-        // The rules library joins the readings with " or ".
-        MoveParseError::Ambiguous { text, options } => {
-            Text::new("move.ambiguous").arg("text", text).with(
-                "options",
-                Arg::List(options.split(" or ").map(str::to_string).collect()),
-            )
-        }
+        MoveParseError::Ambiguous { text, options } => Text::new("move.ambiguous")
+            .arg("text", text)
+            .with("options", Arg::List(options.clone())),
     };
     i18n::cited(e.rule(), words)
-}
-
-/// Every way a game ends, to recognise one by its English words.
-fn outcomes() -> impl Iterator<Item = Outcome> {
-    let wins = [
-        WinReason::NoLegalMove,
-        WinReason::Mate,
-        WinReason::Resignation,
-        WinReason::Time,
-    ];
-    let draws = [
-        DrawReason::Repetition,
-        DrawReason::FiftyMoves,
-        DrawReason::DeadPosition,
-        DrawReason::Agreement,
-    ];
-    Color::ALL
-        .into_iter()
-        .flat_map(move |winner| wins.map(|reason| Outcome::Win { winner, reason }))
-        .chain(draws.map(|reason| Outcome::Draw { reason }))
 }
 
 /// The words of a record error, without its rule.
@@ -130,23 +105,15 @@ pub fn record_words(e: &RecordError) -> Text {
             dots,
             text,
             outcome,
-        } => {
-            // The rules library gives the end in English words: find which.
-            let end = outcomes()
-                .find(|o| o.to_string() == *outcome)
-                .map_or_else(|| t("server.as_is").arg("text", outcome), i18n::outcome);
-            t("record.move_after_end")
-                .arg("number", number)
-                .arg("dots", dots)
-                .arg("text", text)
-                .with("outcome", Arg::Words(Box::new(end)))
-        }
-        RecordError::Unexpected(s) => match s.split_once(" after the result ") {
-            Some((word, result)) => t("record.after_result")
-                .arg("text", word)
-                .arg("result", result),
-            None => t("record.unexpected").arg("text", s),
-        },
+        } => t("record.move_after_end")
+            .arg("number", number)
+            .arg("dots", dots)
+            .arg("text", text)
+            .with("outcome", Arg::Words(Box::new(i18n::outcome(*outcome)))),
+        RecordError::AfterResult { text, result } => t("record.after_result")
+            .arg("text", text)
+            .arg("result", result),
+        RecordError::Unexpected(s) => t("record.unexpected").arg("text", s),
     }
 }
 
@@ -227,19 +194,135 @@ mod tests {
         }
     }
 
-    #[test]
-    fn a_move_after_the_end_names_the_end() {
-        let e = RecordError::MoveAfterEnd {
-            number: 30,
-            dots: ".",
-            text: "c3d4".into(),
-            outcome: Outcome::Draw {
-                reason: DrawReason::Repetition,
-            }
-            .to_string(),
+    /// One error of each kind the record reader gives, built from its
+    /// data (not read from a text), with its Russian words written out by
+    /// hand from ru.json.
+    fn one_of_each_record_error() -> Vec<(RecordError, &'static str)> {
+        use legion_rules::game::{DrawReason, Outcome, WinReason};
+        let ambiguous = MoveParseError::Ambiguous {
+            text: "Nd2".into(),
+            options: vec!["Nb1-d2".into(), "Nf3-d2".into()],
         };
-        assert_eq!(record(&e).render(Lang::En), e.to_string());
-        let ru = record(&e).render(Lang::Ru);
-        assert!(ru.contains("ничья: позиция повторилась трижды"), "{ru}");
+        let all = vec![
+            (
+                RecordError::BadTag { line: 3 },
+                "6.5: строка 3: тег записан неверно; пишите [Имя \"значение\"]",
+            ),
+            (
+                RecordError::BadFen(lfen_error("8/8/8/8/8/8/8/8 x - 0 1")),
+                "6.5: в теге FEN неверная запись LFEN: 6.2: ",
+            ),
+            (
+                RecordError::UnknownRules("fast".into()),
+                "6.5: неизвестный вариант правил «fast» в теге Rules (известен mate-ends-game)",
+            ),
+            (
+                RecordError::UnclosedComment,
+                "6.5: комментарий, открытый скобкой «{», не закрыт",
+            ),
+            (
+                RecordError::BadMove {
+                    number: 4,
+                    dots: "...",
+                    text: "Nd2".into(),
+                    error: ambiguous,
+                },
+                "6.5: ход 4... «Nd2»: 6.4: запись «Nd2» неоднозначна: это может быть Nb1-d2 или Nf3-d2",
+            ),
+            (
+                RecordError::MoveAfterEnd {
+                    number: 30,
+                    dots: ".",
+                    text: "c3d4".into(),
+                    outcome: Outcome::Draw {
+                        reason: DrawReason::Repetition,
+                    },
+                },
+                "6.5: ход 30. «c3d4» записан после окончания партии (ничья: позиция повторилась трижды (5.3))",
+            ),
+            (
+                RecordError::MoveAfterEnd {
+                    number: 12,
+                    dots: "...",
+                    text: "Ke7".into(),
+                    outcome: Outcome::Win {
+                        winner: Color::White,
+                        reason: WinReason::NoLegalMove,
+                    },
+                },
+                "6.5: ход 12... «Ke7» записан после окончания партии (Белые выигрывают: у стороны «Чёрные» нет ходов (5.2))",
+            ),
+            (
+                RecordError::AfterResult {
+                    text: "f6-e5".into(),
+                    result: "1-0".into(),
+                },
+                "6.5: после результата 1-0 в записи ходов лишнее «f6-e5»",
+            ),
+            (
+                RecordError::Unexpected(")".into()),
+                "6.5: лишнее «)» в записи ходов",
+            ),
+        ];
+        // Every kind is here: a new one fails to compile until it is.
+        for (e, _) in &all {
+            match e {
+                RecordError::BadTag { .. }
+                | RecordError::BadFen(_)
+                | RecordError::UnknownRules(_)
+                | RecordError::UnclosedComment
+                | RecordError::BadMove { .. }
+                | RecordError::MoveAfterEnd { .. }
+                | RecordError::AfterResult { .. }
+                | RecordError::Unexpected(_) => {}
+            }
+        }
+        all
+    }
+
+    #[test]
+    fn every_record_error_renders_from_its_data_in_both_languages() {
+        let mut keys = std::collections::BTreeSet::new();
+        for (e, ru) in one_of_each_record_error() {
+            // English is the rules library's own message, word for word
+            // (but the space that ends the unclosed comment's).
+            assert_eq!(
+                record(&e).render(Lang::En),
+                e.to_string().trim_end(),
+                "{e:?}"
+            );
+            let got = record(&e).render(Lang::Ru);
+            assert!(got.starts_with(ru), "{got}\n  wanted {ru}");
+            keys.insert(record_words(&e).key);
+        }
+        assert_eq!(keys.len(), 8, "one key a kind: {keys:?}");
+    }
+
+    #[test]
+    fn an_ambiguous_move_lists_its_readings() {
+        let e = MoveParseError::Ambiguous {
+            text: "Rd1".into(),
+            options: vec!["Ra1-d1".into(), "Rh1-d1".into()],
+        };
+        assert_eq!(
+            typed_move(&e).render(Lang::En),
+            "6.4: 'Rd1' is ambiguous: it could be Ra1-d1 or Rh1-d1"
+        );
+        assert_eq!(
+            typed_move(&e).render(Lang::Ru),
+            "6.4: запись «Rd1» неоднозначна: это может быть Ra1-d1 или Rh1-d1"
+        );
+    }
+
+    #[test]
+    fn a_record_read_from_text_gives_the_typed_error() {
+        let e = Record::parse("1. c3-d4 1-0 f6-e5").unwrap_err();
+        assert_eq!(
+            e,
+            RecordError::AfterResult {
+                text: "f6-e5".into(),
+                result: "1-0".into()
+            }
+        );
     }
 }

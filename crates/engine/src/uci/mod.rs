@@ -12,17 +12,21 @@ use std::io::{self, BufRead, Write};
 use std::panic::{self, AssertUnwindSafe};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::mpsc::{Sender, channel};
+use std::sync::mpsc::{Receiver, Sender, channel};
 use std::thread::JoinHandle;
 use std::time::Duration;
 
 use legion_rules::notation::{MoveParseError, canonical, parse_move};
 use legion_rules::{INITIAL_LFEN, LfenError, Move, Position, Rules};
 
-use crate::engine::{EVAL_CHOICES, Engine, Options};
+use crate::engine::{Engine, Job};
 use crate::eval;
-use crate::nnue::LoadError;
+use crate::nnue::{LoadError, NetError};
 use crate::search::{Info, Limits, score_text};
+
+mod options;
+
+use options::{OPTIONS, Settings, UciOption};
 
 pub const NAME: &str = concat!("Legion ", env!("CARGO_PKG_VERSION"));
 
@@ -70,10 +74,14 @@ pub enum ProtocolError {
         /// The option as the engine names it.
         option: &'static str,
         /// Its values, for people: "true or false".
-        choices: &'static str,
+        choices: String,
         /// The value as written.
         value: String,
     },
+    /// `Eval nnue` when the network built into the binary does not load
+    /// (a broken build; `the_embedded_network_loads` guards against it).
+    #[error("option Eval: the network built into this binary does not load: {0}")]
+    BuiltInNetwork(NetError),
     /// `position` with neither `startpos` nor `lfen <LFEN>`.
     #[error("position needs: position startpos [moves ...] or position lfen <LFEN> [moves ...]")]
     PositionSyntax,
@@ -191,7 +199,8 @@ struct Game {
 struct Session {
     out: Out,
     engine: Engine,
-    options: Options,
+    /// The options as `setoption` last set them.
+    settings: Settings,
     game: Game,
     stop: Arc<AtomicBool>,
     search: Option<JoinHandle<()>>,
@@ -204,10 +213,9 @@ struct Session {
     /// or `stop`, then has `ponder_time` (if its clock gave any).
     pondering: Arc<AtomicBool>,
     ponder_time: Option<Duration>,
-    /// `setoption name Ponder`: `bestmove` names the move expected in reply.
-    ponder: bool,
-    /// Lines a search reports (MultiPV).
-    multipv: usize,
+    /// Wakes the running search's thread when it waits to answer (for
+    /// `stop`, or `ponderhit`): it re-reads `stop` and `pondering`.
+    wake: Option<Sender<()>>,
 }
 
 /// Reads commands until `quit` or the end of input. A line that is not
@@ -268,11 +276,11 @@ pub fn run(mut input: impl BufRead, output: Box<dyn Write + Send>) -> io::Result
 impl Session {
     /// A session at the initial position with the default options.
     fn new(out: Out) -> Session {
-        let options = Options::default();
+        let settings = Settings::default();
         Session {
             out,
-            engine: Engine::new(options.clone()),
-            options,
+            engine: Engine::new(settings.engine.clone()),
+            settings,
             game: Game {
                 start: INITIAL_LFEN.to_string(),
                 moves: Vec::new(),
@@ -283,8 +291,7 @@ impl Session {
             infinite: false,
             pondering: Arc::new(AtomicBool::new(false)),
             ponder_time: None,
-            ponder: false,
-            multipv: 1,
+            wake: None,
         }
     }
 
@@ -342,40 +349,14 @@ impl Session {
     fn uci(&self) {
         say(&self.out, &format!("id name {NAME}"));
         say(&self.out, "id author The Legion developers");
-        say(
-            &self.out,
-            "option name Threads type spin default 1 min 1 max 64",
-        );
-        say(
-            &self.out,
-            "option name Hash type spin default 64 min 1 max 4096",
-        );
-        say(
-            &self.out,
-            "option name Level type spin default 10 min 1 max 10",
-        );
-        say(
-            &self.out,
-            "option name MateEndsGame type check default false",
-        );
-        say(
-            &self.out,
-            "option name Eval type combo default nnue var nnue var linear var tuned var handset var material",
-        );
-        say(
-            &self.out,
-            "option name MultiPV type spin default 1 min 1 max 16",
-        );
-        say(&self.out, "option name Ponder type check default false");
-        say(
-            &self.out,
-            "option name EvalFile type string default <empty>",
-        );
+        for option in OPTIONS {
+            say(&self.out, &option.line());
+        }
         say(&self.out, "uciok");
     }
 
     fn rules(&self) -> Rules {
-        self.options.rules
+        self.settings.engine.rules
     }
 
     /// Replays the current game; an error names the failing move.
@@ -399,87 +380,31 @@ impl Session {
         let Some(name_at) = rest.iter().position(|w| *w == "name") else {
             return error(&self.out, &ProtocolError::SetoptionSyntax);
         };
-        let value_at = rest.iter().position(|w| *w == "value");
+        // `value` after the name (one before it would leave no name).
+        let value_at = rest[name_at + 1..]
+            .iter()
+            .position(|w| *w == "value")
+            .map(|i| name_at + 1 + i);
         let name = rest[name_at + 1..value_at.unwrap_or(rest.len())].join(" ");
         let value = value_at
             .map(|v| rest[v + 1..].join(" "))
             .unwrap_or_default();
-        let mut o = self.options.clone();
-        let number = |option: &'static str, min: usize, max: usize| {
-            value
-                .parse::<usize>()
-                .ok()
-                .filter(|n| (min..=max).contains(n))
-                .ok_or_else(|| ProtocolError::BadNumber {
-                    option,
-                    min,
-                    max,
-                    value: value.clone(),
-                })
+        let Some(option) = UciOption::find(&name) else {
+            return error(&self.out, &ProtocolError::UnknownOption(name));
         };
-        if name.eq_ignore_ascii_case("ponder") {
-            match value.to_ascii_lowercase().as_str() {
-                "true" => self.ponder = true,
-                "false" => self.ponder = false,
-                _ => error(
-                    &self.out,
-                    &ProtocolError::BadChoice {
-                        option: "Ponder",
-                        choices: "true or false",
-                        value: value.clone(),
-                    },
-                ),
-            }
-            return;
+        let mut settings = self.settings.clone();
+        if let Err(e) = option.set(&mut settings, &value) {
+            return error(&self.out, &e);
         }
-        if name.eq_ignore_ascii_case("multipv") {
-            match number("MultiPV", 1, 16) {
-                Ok(n) => self.multipv = n,
-                Err(e) => error(&self.out, &e),
-            }
-            return;
-        }
-        let result = match name.to_ascii_lowercase().as_str() {
-            "threads" => number("Threads", 1, 64).map(|n| o.threads = n),
-            "hash" => number("Hash", 1, 4096).map(|n| o.hash_mb = n),
-            "level" => number("Level", 1, 10).map(|n| o.level = n as u8),
-            "mateendsgame" => match value.as_str() {
-                "true" | "false" => {
-                    o.rules = if value == "true" {
-                        Rules::MATE_ENDS_GAME
-                    } else {
-                        Rules::DEFAULT
-                    };
-                    Ok(())
-                }
-                _ => Err(ProtocolError::BadChoice {
-                    option: "MateEndsGame",
-                    choices: "true or false",
-                    value: value.clone(),
-                }),
-            },
-            "eval" => o.set_eval(&value).ok_or_else(|| ProtocolError::BadChoice {
-                option: "Eval",
-                choices: EVAL_CHOICES,
-                value: value.clone(),
-            }),
-            "evalfile" => o.set_eval_file(&value).map_err(ProtocolError::EvalFile),
-            _ => Err(ProtocolError::UnknownOption(name.clone())),
-        };
-        match result {
-            Ok(()) => {
-                let rules_changed = o.rules != self.options.rules;
-                self.options = o.clone();
-                self.engine.set_options(o);
-                if rules_changed && let Err(e) = self.replay(&self.game) {
-                    error_then(&self.out, &e, "back to the initial position");
-                    self.game = Game {
-                        start: INITIAL_LFEN.to_string(),
-                        moves: Vec::new(),
-                    };
-                }
-            }
-            Err(e) => error(&self.out, &e),
+        let rules_changed = settings.engine.rules != self.settings.engine.rules;
+        self.engine.set_options(settings.engine.clone());
+        self.settings = settings;
+        if rules_changed && let Err(e) = self.replay(&self.game) {
+            error_then(&self.out, &e, "back to the initial position");
+            self.game = Game {
+                start: INITIAL_LFEN.to_string(),
+                moves: Vec::new(),
+            };
         }
     }
 
@@ -513,42 +438,10 @@ impl Session {
             return error(&self.out, &ProtocolError::AlreadySearching);
         }
         self.finish_search();
-        // `ponder`: search on the opponent's time, as if it had played the
-        // last move of the position, until `ponderhit` or `stop`.
-        let ponder = rest.contains(&"ponder");
-        let rest: Vec<&str> = rest.iter().copied().filter(|w| *w != "ponder").collect();
-        let rest = &rest[..];
-        // `searchmoves` takes the moves after it, up to the next keyword.
-        let at = rest.iter().position(|w| *w == "searchmoves");
-        let (words, searched): (Vec<&str>, Vec<&str>) = match at {
-            None => (rest.to_vec(), Vec::new()),
-            Some(i) => {
-                let end = rest[i + 1..]
-                    .iter()
-                    .position(|w| GO_KEYWORDS.contains(w))
-                    .map_or(rest.len(), |j| i + 1 + j);
-                let mut words = rest[..i].to_vec();
-                words.extend_from_slice(&rest[end..]);
-                (words, rest[i + 1..end].to_vec())
-            }
-        };
-        let mut limits = match parse_go(&words) {
-            Ok(l) => l,
+        let (mut limits, pos, history, ponder) = match self.read_go(rest) {
+            Ok(request) => request,
             Err(e) => return error(&self.out, &e),
         };
-        let (pos, history) = match self.replay(&self.game) {
-            Ok(x) => x,
-            Err(e) => return error(&self.out, &e),
-        };
-        for text in searched {
-            match parse_move(&pos, text) {
-                Ok(m) => limits.searchmoves.push(m),
-                Err(source) => {
-                    let text = text.to_string();
-                    return error(&self.out, &ProtocolError::SearchMove { text, source });
-                }
-            }
-        }
         // Each search its own flags: a timer of an old search cannot stop
         // a new one.
         self.stop = Arc::new(AtomicBool::new(false));
@@ -569,82 +462,94 @@ impl Session {
                 ..limits
             };
         }
-        let wait_for_stop = self.infinite;
-        let pondering = self.pondering.clone();
-        let stop = self.stop.clone();
-        let job = self.engine.job(&limits);
-        let out = self.out.clone();
-        let multipv = self.multipv;
-        let name_reply = self.ponder;
+        let (wake, woken) = channel();
+        self.wake = Some(wake);
         self.answered = Arc::new(AtomicBool::new(false));
-        let answered = self.answered.clone();
-        self.search = Some(std::thread::spawn(move || {
-            let searched = panic::catch_unwind(AssertUnwindSafe(|| {
-                if multipv > 1 {
-                    let lines = job.lines(&pos, &history, &stop, multipv);
-                    for (k, o) in lines.iter().enumerate() {
-                        say(&out, &multipv_line(&pos, k + 1, o));
-                    }
-                    lines.into_iter().next().map(|o| (o.best, o.pv))
-                } else {
-                    let mut report = |i: &Info| say(&out, &info_line(&pos, i));
-                    let o = job.go(&pos, &history, &stop, &mut report);
-                    Some((o.best, o.pv))
-                }
-            }));
-            let best = match searched {
-                Ok(best) => best,
-                Err(p) => {
-                    // A bug; the position and table are still sound.
-                    answered.store(true, Ordering::SeqCst);
-                    return error(&out, &ProtocolError::SearchFailed(panic_text(&*p)));
-                }
-            };
-            // `infinite` waits for `stop` before answering; pondering for
-            // `ponderhit` or `stop`.
-            while (wait_for_stop || pondering.load(Ordering::Relaxed))
-                && !stop.load(Ordering::Relaxed)
-            {
-                std::thread::sleep(Duration::from_millis(2));
+        let search = Search {
+            job: self.engine.job(&limits),
+            pos,
+            history,
+            out: self.out.clone(),
+            multipv: self.settings.multipv,
+            name_reply: self.settings.ponder,
+            wait_for_stop: self.infinite,
+            stop: self.stop.clone(),
+            pondering: self.pondering.clone(),
+            woken,
+            answered: self.answered.clone(),
+        };
+        self.search = Some(std::thread::spawn(move || search.run()));
+    }
+
+    /// What `go` asks: its limits (`searchmoves` among them), the position
+    /// searched and the hashes before it, and whether to ponder.
+    fn read_go(&self, rest: &[&str]) -> Result<(Limits, Position, Vec<u64>, bool), ProtocolError> {
+        // `ponder`: search on the opponent's time, as if it had played the
+        // last move of the position, until `ponderhit` or `stop`.
+        let ponder = rest.contains(&"ponder");
+        let rest: Vec<&str> = rest.iter().copied().filter(|w| *w != "ponder").collect();
+        // `searchmoves` takes the moves after it, up to the next keyword.
+        let at = rest.iter().position(|w| *w == "searchmoves");
+        let (words, searched): (Vec<&str>, Vec<&str>) = match at {
+            None => (rest.clone(), Vec::new()),
+            Some(i) => {
+                let end = rest[i + 1..]
+                    .iter()
+                    .position(|w| GO_KEYWORDS.contains(w))
+                    .map_or(rest.len(), |j| i + 1 + j);
+                let mut words = rest[..i].to_vec();
+                words.extend_from_slice(&rest[end..]);
+                (words, rest[i + 1..end].to_vec())
             }
-            let (best, pv) = best.unwrap_or_default();
-            // Before the answer is out: whoever reads it may send `go`.
-            answered.store(true, Ordering::SeqCst);
-            match best {
-                Some(m) => {
-                    let mut line = format!("bestmove {}", canonical(&pos, m));
-                    // The reply expected, from the line the search found.
-                    let mut after = pos;
-                    if name_reply && pv.len() > 1 && pv[0] == m {
-                        after.play_unchecked(m);
-                        line += &format!(" ponder {}", canonical(&after, pv[1]));
-                    }
-                    say(&out, &line);
-                }
-                None => say(&out, "bestmove (none)"),
-            }
-        }));
+        };
+        let mut limits = parse_go(&words)?;
+        let (pos, history) = self.replay(&self.game)?;
+        for text in searched {
+            let m = parse_move(&pos, text).map_err(|source| ProtocolError::SearchMove {
+                text: text.to_string(),
+                source,
+            })?;
+            limits.searchmoves.push(m);
+        }
+        Ok((limits, pos, history, ponder))
     }
 
     /// The opponent played the move pondered on: the search goes on as a
     /// normal one, with the clock's share from now on.
     fn ponderhit(&mut self) {
-        if !self.pondering.swap(false, Ordering::Relaxed) {
+        if !self.pondering.swap(false, Ordering::SeqCst) {
             return;
         }
+        self.wake_search();
         if let Some(t) = self.ponder_time {
             let stop = self.stop.clone();
+            let wake = self.wake.clone();
+            // The clock's share, a time to let pass (not a condition to
+            // poll for): then the search stops as `stop` would stop it.
             std::thread::spawn(move || {
                 std::thread::sleep(t);
-                stop.store(true, Ordering::Relaxed);
+                stop.store(true, Ordering::SeqCst);
+                if let Some(wake) = wake {
+                    let _ = wake.send(());
+                }
             });
         }
     }
 
     /// Stops a running search and waits for its `bestmove`.
     fn finish_search(&mut self) {
-        self.stop.store(true, Ordering::Relaxed);
+        self.stop.store(true, Ordering::SeqCst);
+        self.wake_search();
         self.join_search();
+    }
+
+    /// Has the running search's thread re-read its flags, if it waits.
+    fn wake_search(&self) {
+        if let Some(wake) = &self.wake {
+            // Fails only once the thread has answered and gone: nothing
+            // waits.
+            let _ = wake.send(());
+        }
     }
 
     /// Waits for the running search, if any, to answer.
@@ -665,7 +570,7 @@ impl Session {
                     &self.out,
                     &format!(
                         "info string level {}",
-                        crate::Level::get(self.options.level).describe()
+                        crate::Level::get(self.settings.engine.level).describe()
                     ),
                 );
             }
@@ -676,19 +581,102 @@ impl Session {
     fn eval(&self) {
         match self.replay(&self.game) {
             Ok((pos, _)) => {
-                let v = match &self.options.net {
+                let o = &self.settings.engine;
+                let v = match &o.net {
                     Some(net) => net.evaluate(&pos),
-                    None => eval::evaluate(&pos, &self.options.weights),
+                    None => eval::evaluate(&pos, &o.weights),
                 };
                 say(
                     &self.out,
-                    &format!(
-                        "info string eval {v} (side to move, {})",
-                        self.options.eval_name
-                    ),
+                    &format!("info string eval {v} (side to move, {})", o.eval_name),
                 );
             }
             Err(e) => error(&self.out, &e),
+        }
+    }
+}
+
+/// A search on its own thread, with what it needs to answer.
+struct Search {
+    job: Job,
+    pos: Position,
+    history: Vec<u64>,
+    out: Out,
+    multipv: usize,
+    /// `bestmove` names the reply expected (the Ponder option).
+    name_reply: bool,
+    /// `go infinite`: the answer waits for `stop`.
+    wait_for_stop: bool,
+    stop: Arc<AtomicBool>,
+    /// `go ponder` until `ponderhit`: the answer waits.
+    pondering: Arc<AtomicBool>,
+    /// A message each time `stop` or `pondering` changes.
+    woken: Receiver<()>,
+    /// Set before the answer is out: whoever reads it may send `go`.
+    answered: Arc<AtomicBool>,
+}
+
+impl Search {
+    fn run(self) {
+        let Search {
+            job,
+            pos,
+            history,
+            out,
+            stop,
+            ..
+        } = &self;
+        let searched = panic::catch_unwind(AssertUnwindSafe(|| {
+            if self.multipv > 1 {
+                let lines = job.lines(pos, history, stop, self.multipv);
+                for (k, o) in lines.iter().enumerate() {
+                    say(out, &multipv_line(pos, k + 1, o));
+                }
+                lines.into_iter().next().map(|o| (o.best, o.pv))
+            } else {
+                let mut report = |i: &Info| say(out, &info_line(pos, i));
+                let o = job.go(pos, history, stop, &mut report);
+                Some((o.best, o.pv))
+            }
+        }));
+        let best = match searched {
+            Ok(best) => best,
+            Err(p) => {
+                // A bug; the position and table are still sound.
+                self.answered.store(true, Ordering::SeqCst);
+                return error(out, &ProtocolError::SearchFailed(panic_text(&*p)));
+            }
+        };
+        self.wait_to_answer();
+        let (best, pv) = best.unwrap_or_default();
+        self.answered.store(true, Ordering::SeqCst);
+        match best {
+            Some(m) => {
+                let mut line = format!("bestmove {}", canonical(pos, m));
+                // The reply expected, from the line the search found.
+                let mut after = *pos;
+                if self.name_reply && pv.len() > 1 && pv[0] == m {
+                    after.play_unchecked(m);
+                    line += &format!(" ponder {}", canonical(&after, pv[1]));
+                }
+                say(out, &line);
+            }
+            None => say(out, "bestmove (none)"),
+        }
+    }
+
+    /// `infinite` waits for `stop` before answering; pondering for
+    /// `ponderhit` or `stop`. The session sends a wake-up after it changes
+    /// either flag, so the flags are re-read only when they may have
+    /// changed.
+    fn wait_to_answer(&self) {
+        while (self.wait_for_stop || self.pondering.load(Ordering::SeqCst))
+            && !self.stop.load(Ordering::SeqCst)
+        {
+            if self.woken.recv().is_err() {
+                // The session is gone: no `stop` can come.
+                return;
+            }
         }
     }
 }
@@ -1069,6 +1057,101 @@ mod tests {
         let e = session.replay(&bad).unwrap_err();
         assert!(matches!(e, ProtocolError::Lfen(_)), "{e:?}");
         assert_eq!(e.rule(), Some("6.2"));
+    }
+
+    #[test]
+    fn uci_lists_every_declared_option_and_setoption_keeps_its_bounds() {
+        let mut script = String::from("uci\n");
+        for o in OPTIONS {
+            if let options::Kind::Spin { min, max, .. } = o.kind {
+                // Out of bounds, in another case: refused with the bounds.
+                let name = o.name.to_ascii_lowercase();
+                script += &format!("setoption name {name} value {}\n", max + 1);
+                script += &format!("setoption name {name} value {}\n", min - 1);
+                script += &format!("setoption name {name} value {max}\n");
+            }
+        }
+        script += "isready\n";
+        let (result, lines) = session(script.as_bytes());
+        result.unwrap();
+        for o in OPTIONS {
+            assert!(
+                lines.contains(&o.line()),
+                "{} not listed: {lines:?}",
+                o.name
+            );
+        }
+        let listed = lines
+            .iter()
+            .filter(|l| l.starts_with("option name "))
+            .count();
+        assert_eq!(listed, OPTIONS.len());
+        let errors: Vec<&String> = lines.iter().filter(|l| l.contains("error")).collect();
+        let mut expected = Vec::new();
+        for o in OPTIONS {
+            if let options::Kind::Spin { min, max, .. } = o.kind {
+                for bad in [max + 1, min - 1] {
+                    expected.push(format!(
+                        "info string error: option {} takes a whole number from {min} to {max}, not '{bad}'",
+                        o.name
+                    ));
+                }
+            }
+        }
+        assert_eq!(errors, expected.iter().collect::<Vec<_>>());
+        assert_eq!(lines.last().map(String::as_str), Some("readyok"));
+    }
+
+    #[test]
+    fn option_values_are_read_in_any_case() {
+        // Names and the words of check and combo values alike.
+        let (result, lines) = session(
+            b"setoption name mateendsgame value TRUE\nsetoption name PONDER value False\n\
+              setoption name eval value LINEAR\neval\nsetoption name MateEndsGame value yes\nisready\n",
+        );
+        result.unwrap();
+        let linear = crate::eval::evaluate(&Position::initial(), &crate::Weights::tuned());
+        assert_eq!(
+            lines[0],
+            format!("info string eval {linear} (side to move, linear)")
+        );
+        assert_eq!(
+            lines[1],
+            "info string error: option MateEndsGame takes true or false, not 'yes'"
+        );
+        assert_eq!(lines[2], "readyok");
+    }
+
+    #[test]
+    fn setoption_with_value_before_name_is_an_error_not_a_panic() {
+        let (result, lines) = session(
+            b"setoption value 3 name Hash\nsetoption name\nsetoption name Nothing value 1\nisready\n",
+        );
+        result.unwrap();
+        assert_eq!(
+            lines,
+            [
+                // The value is what follows the name: here nothing.
+                "info string error: option Hash takes a whole number from 1 to 4096, not ''",
+                "info string error: unknown option ''",
+                "info string error: unknown option 'Nothing'",
+                "readyok"
+            ]
+        );
+    }
+
+    #[test]
+    fn an_infinite_search_answers_when_stopped() {
+        let mut s = Live::start();
+        s.send("position startpos");
+        s.send("go infinite");
+        s.send("isready");
+        s.wait_for("readyok");
+        assert_eq!(bestmoves(&s.lines()), 0);
+        s.send("stop");
+        let lines = s.wait_for("bestmove");
+        assert_eq!(bestmoves(&lines), 1);
+        assert_eq!(bestmoves(&s.end()), 1);
     }
 
     struct Closed;
