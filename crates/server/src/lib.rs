@@ -15,6 +15,7 @@ pub mod games;
 pub mod http;
 pub mod i18n;
 pub mod metrics;
+pub mod players;
 pub mod store;
 
 use std::net::SocketAddr;
@@ -74,6 +75,15 @@ impl Config {
     }
 }
 
+/// Sign-in attempts per address and minute, and at once (per account:
+/// `players::accounts::SIGN_INS_PER_ACCOUNT`).
+const SIGN_INS_PER_MINUTE: u32 = 20;
+const SIGN_INS_BURST: u32 = 10;
+/// Accounts made per address and minute, and at once (at most as many as
+/// new games: 0 there means no limit here either).
+const REGISTRATIONS_PER_MINUTE: u32 = 10;
+const REGISTRATIONS_BURST: u32 = 5;
+
 /// The app's parts: the router, the hub, and the switch that tells live
 /// sockets the server is stopping.
 pub struct Built {
@@ -96,6 +106,10 @@ impl Config {
 /// Opens the database and builds the app (for tests and `serve`).
 pub async fn app(config: &Config) -> Result<Built, ServerError> {
     let store = Arc::new(Store::open(&config.database()).await?);
+    let accounts = Arc::new(players::accounts::Accounts::new(
+        store.clone(),
+        players::accounts::SIGN_INS_PER_ACCOUNT,
+    ));
     let l = &config.limits;
     let pool = EnginePool::new(config.engine_threads, l.engine_queue, l.engine_per_client);
     let hub = Hub::new(
@@ -121,6 +135,22 @@ pub async fn app(config: &Config) -> Result<Built, ServerError> {
         )),
         sockets: Sockets::new(l.sockets_total, l.sockets_per_client),
         shutdown,
+        accounts,
+        sign_ins: Arc::new(Rate::new(
+            SIGN_INS_PER_MINUTE,
+            SIGN_INS_BURST,
+            "server.what_sign_ins",
+        )),
+        registrations: Arc::new(Rate::new(
+            l.games_per_minute.min(REGISTRATIONS_PER_MINUTE),
+            REGISTRATIONS_BURST,
+            "server.what_registrations",
+        )),
+        secure_cookies: config
+            .site
+            .public_origin
+            .as_deref()
+            .is_some_and(|o| o.starts_with("https://")),
     };
     Ok(Built {
         router: api::router(app.clone(), config.site.clone()),
@@ -163,6 +193,8 @@ impl Built {
                 if round.is_multiple_of(240) {
                     app.new_games.forget_idle();
                     app.analyses.forget_idle();
+                    app.sign_ins.forget_idle();
+                    app.registrations.forget_idle();
                 }
             }
         })

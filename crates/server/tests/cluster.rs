@@ -260,3 +260,40 @@ async fn a_server_that_lost_its_announcements_catches_up() {
         tokio::time::sleep(Duration::from_millis(50)).await;
     }
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_announcement_that_cannot_be_read_is_counted_and_followed_by_a_resync() {
+    if !on_postgres() {
+        return;
+    }
+    let (_dir, s) = servers("garbled", 2).await;
+    let (a, b) = (&s[0], &s[1]);
+    let (id, _, _) = new_game(a, json!({"mode": "local"})).await;
+    let mut watcher = connect(b.addr, &id, None).await;
+    state_where(&mut watcher, 5, |st| st["ply"] == 0).await;
+    // A change whose announcement arrives garbled: the row changes in the
+    // database, and the channel carries words no server wrote.
+    let mut db = <sqlx::PgConnection as sqlx::Connection>::connect(&s_url(a))
+        .await
+        .unwrap();
+    sqlx::query("UPDATE games SET version = version + 1, draw_offer = 'w' WHERE id = $1")
+        .bind(&id)
+        .execute(&mut db)
+        .await
+        .unwrap();
+    sqlx::query("SELECT pg_notify('legion_games', $1)")
+        .bind(format!("{id} 2 garbled"))
+        .execute(&mut db)
+        .await
+        .unwrap();
+    // B counts it and reads its watched games again: the watcher sees the
+    // change all the same.
+    let seen = state_where(&mut watcher, 10, |st| st["draw_offer"] == "w").await;
+    assert_eq!(seen["ply"], 0);
+    assert!(b.hub.metrics().unreadable_announcements.get() >= 1);
+    let text = get(b.addr, "/metrics", None).await.body;
+    assert!(
+        text.contains("legion_unreadable_announcements_total"),
+        "{text}"
+    );
+}

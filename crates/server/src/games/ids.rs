@@ -85,6 +85,19 @@ word!(
     InviteCode, SECRET_LEN, secret: true
 );
 
+word!(
+    /// A signed-in browser's session: the secret of its cookie.
+    SessionId, SESSION_LEN, secret: true
+);
+
+/// Characters in a session id (about 190 random bits).
+pub const SESSION_LEN: usize = 32;
+
+/// An account, as the database numbers it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(transparent)]
+pub struct UserId(pub i64);
+
 impl fmt::Display for GameId {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(&self.0)
@@ -146,6 +159,12 @@ impl SeatToken {
     /// Whether this token is the one whose hash is `stored`.
     pub fn opens(&self, stored: &SecretHash) -> bool {
         stored.matches(&self.hash())
+    }
+}
+
+impl SessionId {
+    pub fn hash(&self) -> SecretHash {
+        SecretHash::of(&self.0)
     }
 }
 

@@ -32,7 +32,7 @@ use crate::games::view;
 use crate::http::error::{ApiError, ApiResult};
 use crate::http::guard::{Edge, Site};
 use crate::http::limits::{Client, Limits, Rate, Sockets};
-use crate::http::{assets, ws};
+use crate::http::{account, assets, ws};
 use crate::i18n::reading;
 use crate::i18n::{self, Lang};
 
@@ -52,6 +52,12 @@ pub struct App {
     pub sockets: Arc<Sockets>,
     /// Turns true when the server stops (sockets close with 1001).
     pub shutdown: watch::Receiver<bool>,
+    pub accounts: Arc<crate::players::accounts::Accounts>,
+    /// Sign-in attempts (and password confirmations) per client.
+    pub sign_ins: Arc<Rate>,
+    pub registrations: Arc<Rate>,
+    /// Whether session cookies are `Secure` (the public origin is https).
+    pub secure_cookies: bool,
 }
 
 /// A JSON answer made of text already serialised.
@@ -64,7 +70,7 @@ fn state_response(state: &RawValue) -> Response {
 }
 
 /// Reads a JSON body into `T`, with errors in the API's form.
-fn body<T: DeserializeOwned>(bytes: Result<Bytes, BytesRejection>) -> ApiResult<T> {
+pub(crate) fn body<T: DeserializeOwned>(bytes: Result<Bytes, BytesRejection>) -> ApiResult<T> {
     let bytes = bytes.map_err(|e| {
         ApiError::status_with(e.status(), format!("request body: {}", e.body_text()))
     })?;
@@ -120,6 +126,13 @@ pub fn router(app: App, site: Site) -> Router {
         .route("/healthz", get(healthz))
         .route("/metrics", get(metrics))
         .route("/api/rules.html", get(rules_html))
+        .route("/api/account", get(account::me))
+        .route("/api/account/register", post(account::register))
+        .route("/api/account/login", post(account::login))
+        .route("/api/account/logout", post(account::logout))
+        .route("/api/account/password", post(account::password))
+        .route("/api/account/delete", post(account::delete))
+        .route("/api/users/{name}", get(account::user))
         .route("/api/games", post(create_game))
         .route("/api/games/{id}", get(game_state))
         .route("/api/games/{id}/join", post(join))

@@ -2,6 +2,7 @@
 //! request passes (hosts, origins, headers), rate limits and socket caps,
 //! the one API error built from the core's refusals, and the built-in pages.
 
+pub mod account;
 pub mod api;
 pub mod assets;
 pub mod error;

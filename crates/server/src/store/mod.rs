@@ -4,9 +4,12 @@
 //! is acknowledged; the schema of each is versioned and migrated when the
 //! server starts.
 
+mod accounts;
 pub mod migrate;
 mod postgres;
 mod sqlite;
+
+pub use accounts::{AccountRow, NewAccount};
 
 use crate::games::clock::Clock;
 use crate::games::event::{Event, What};
@@ -39,6 +42,9 @@ pub enum StoreError {
     /// game again.
     #[error("game '{0}' changed meanwhile")]
     Stale(String),
+    /// A username already taken (regardless of case).
+    #[error("the username is taken")]
+    Taken,
 }
 
 /// A game's settings and off-board state (the moves are kept apart).

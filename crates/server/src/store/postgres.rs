@@ -79,6 +79,23 @@ const MIGRATIONS: &[&str] = &[
         white_token = encode(sha256(convert_to(white_token, 'UTF8')), 'hex'),
         black_token = encode(sha256(convert_to(black_token, 'UTF8')), 'hex'),
         invite = encode(sha256(convert_to(invite, 'UTF8')), 'hex');",
+    // 5: accounts and their sessions, as SQLite's schema 7.
+    "CREATE TABLE accounts (
+        id BIGSERIAL PRIMARY KEY,
+        username TEXT NOT NULL,
+        username_key TEXT NOT NULL UNIQUE,
+        password_hash TEXT,
+        created_ms BIGINT NOT NULL,
+        disabled BOOLEAN NOT NULL DEFAULT FALSE,
+        deleted_ms BIGINT
+    );
+    CREATE TABLE sessions (
+        id_hash TEXT PRIMARY KEY,
+        account_id BIGINT NOT NULL REFERENCES accounts(id),
+        created_ms BIGINT NOT NULL,
+        expires_ms BIGINT NOT NULL
+    );
+    CREATE INDEX sessions_account ON sessions(account_id);",
 ];
 
 /// The channel on which every change of a game is announced (an `Event`

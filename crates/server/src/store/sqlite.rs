@@ -76,6 +76,26 @@ const MIGRATIONS: &[&str] = &[
     // secrets of older games hashed by `hash_secrets` (SQLite has no hash
     // function of its own).
     "",
+    // 7: accounts and their sessions (issue 20). A username is unique
+    // regardless of case (`username_key`, lower case) and is never given
+    // again, even after its account is deleted; a session is kept as the
+    // hash of its cookie's secret.
+    "CREATE TABLE accounts (
+        id INTEGER PRIMARY KEY,
+        username TEXT NOT NULL,
+        username_key TEXT NOT NULL UNIQUE,
+        password_hash TEXT,
+        created_ms INTEGER NOT NULL,
+        disabled INTEGER NOT NULL DEFAULT 0,
+        deleted_ms INTEGER
+    );
+    CREATE TABLE sessions (
+        id_hash TEXT PRIMARY KEY,
+        account_id INTEGER NOT NULL REFERENCES accounts(id),
+        created_ms INTEGER NOT NULL,
+        expires_ms INTEGER NOT NULL
+    );
+    CREATE INDEX sessions_account ON sessions(account_id);",
 ];
 
 /// The schema version from which seat tokens and invites are hashes.
@@ -221,7 +241,7 @@ impl SqliteStore {
             .map_err(|e| StoreError::Task(e.to_string()))?
     }
 
-    fn read<T>(
+    pub(crate) fn read<T>(
         &self,
         f: impl FnOnce(&mut Connection) -> Result<T, StoreError>,
     ) -> Result<T, StoreError> {
