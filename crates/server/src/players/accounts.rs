@@ -17,6 +17,7 @@ use tokio::sync::Semaphore;
 
 use crate::games::ids::{SessionId, UserId, now_ms};
 use crate::players::password;
+use crate::players::ratings::{Rating, SpeedClass};
 use crate::store::{AccountRow, NewAccount, Store, StoreError};
 
 /// How long a session lasts without signing in again.
@@ -125,9 +126,6 @@ fn check_password(p: &str) -> Result<(), AccountRefusal> {
     }
 }
 
-/// The speed classes a player is rated in (issue 20), in order.
-pub const CLASSES: &[&str] = &["bullet", "blitz", "rapid", "classical", "correspondence"];
-
 /// A rating as the API shows it.
 #[derive(Clone, Debug, Serialize, PartialEq)]
 pub struct RatingView {
@@ -139,14 +137,13 @@ pub struct RatingView {
 }
 
 impl RatingView {
-    /// Glicko-2's start (issue 20): 1500, RD 350, volatility 0.06.
-    pub fn initial() -> RatingView {
+    pub fn of(r: Rating, games: u32) -> RatingView {
         RatingView {
-            rating: 1500.0,
-            rd: 350.0,
-            volatility: 0.06,
-            games: 0,
-            provisional: true,
+            rating: r.rating,
+            rd: r.rd,
+            volatility: r.volatility,
+            games,
+            provisional: r.provisional(),
         }
     }
 }
@@ -155,7 +152,7 @@ impl RatingView {
 #[derive(Clone, Debug, Serialize)]
 pub struct Profile {
     pub username: String,
-    pub ratings: std::collections::BTreeMap<&'static str, RatingView>,
+    pub ratings: std::collections::BTreeMap<SpeedClass, RatingView>,
 }
 
 impl Profile {
@@ -164,9 +161,9 @@ impl Profile {
             username: a.username.clone(),
             // Rated games come with the lobby; until then every class is
             // at its start.
-            ratings: CLASSES
-                .iter()
-                .map(|&c| (c, RatingView::initial()))
+            ratings: SpeedClass::ALL
+                .into_iter()
+                .map(|c| (c, RatingView::of(Rating::default(), 0)))
                 .collect(),
         }
     }

@@ -4,3 +4,4 @@
 
 pub mod accounts;
 pub mod password;
+pub mod ratings;
