@@ -1,6 +1,7 @@
 //! `legion`: a thin command line over the Legion crates. It parses
 //! arguments and prints; the libraries do the work.
 
+mod admin_cmd;
 mod datagen_cmd;
 mod diagram;
 mod endgame_cmd;
@@ -42,6 +43,9 @@ enum Command {
     Serve(serve_cmd::ServeArgs),
     /// Copy every game to another database (SQLite to PostgreSQL) and check the copy.
     Migrate(migrate_cmd::MigrateArgs),
+    /// Accounts of a site: the newest, disable or enable one, end its
+    /// sessions (docs/HOSTING.md).
+    Admin(admin_cmd::AdminArgs),
     /// Play the engine in the terminal (or --watch it play itself).
     Play(play_cmd::PlayArgs),
     /// Speak the UCI-style engine protocol on stdin/stdout (docs/PROTOCOL.md).
@@ -116,6 +120,7 @@ fn main() -> ExitCode {
         Command::Show(a) => rules_cmds::show(a),
         Command::Serve(a) => serve_cmd::run(a),
         Command::Migrate(a) => migrate_cmd::run(a),
+        Command::Admin(a) => admin_cmd::run(a),
         Command::Play(a) => play_cmd::run(a),
         Command::Uci => engine_cmds::uci(),
         Command::Bench(a) => engine_cmds::bench(a),
