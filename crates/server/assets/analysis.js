@@ -10,7 +10,7 @@
 
 import { api, request, copyText, ApiError } from './api.js';
 import { Board } from './board.js';
-import { INITIAL_LFEN, parseLfen, writeLfen, possibleCastling, isDark, rankOf } from './lfen.js';
+import { INITIAL_LFEN, parseLfen, writeLfen, possibleCastling, isDark, rankOf, lfenTurnAndNumber } from './lfen.js';
 import { pieceIcon } from './pieces.js';
 import { h, setText, showError, toast, typingIn, sideName } from './ui.js';
 import { openNewGameDialog } from './newgame.js';
@@ -68,7 +68,6 @@ class AnalysisPage {
       onAttempt: (sq) => this.explain(sq),
       onEdit: (sq) => this.editSquare(sq),
       onEditDrag: (from, to) => this.editDrag(from, to),
-      editorPlacing: () => false,
     });
     this.evalBar = h('div.evalbar', { 'aria-hidden': 'true' }, h('div'));
     this.status = h('div.status', { 'data-status': '', 'data-turn': 'w', role: 'status', 'aria-live': 'polite' });
@@ -553,7 +552,7 @@ class AnalysisPage {
 
   /** The engine's answer for `lfen`: its lines (`lines`, when the server sends several) or its one best line. */
   showEval(lfen, r) {
-    const turn = lfen.split(/\s+/)[1] === 'b' ? 'b' : 'w';
+    const turn = lfenTurnAndNumber(lfen).turn;
     const lines = (Array.isArray(r.lines) && r.lines.length ? r.lines : [{ score: r.score, pv: r.pv && r.pv.length ? r.pv : r.best ? [r.best] : [] }])
       .slice(0, MAX_LINES);
     const first = scoreFor(lines[0].score, turn);
@@ -577,9 +576,9 @@ class AnalysisPage {
 
   /** The moves of a line, each a button that plays the line up to it. */
   pvMoves(lfen, pv, node) {
-    const f = lfen.split(/\s+/);
-    let number = Number(f[4]) || 1;
-    let side = f[1] === 'b' ? 'b' : 'w';
+    const start = lfenTurnAndNumber(lfen);
+    let number = start.fullmove;
+    let side = start.turn;
     const out = [];
     if (!pv.length) out.push('—');
     pv.forEach((m, i) => {

@@ -10,10 +10,12 @@ import { mountRules } from './rules.js';
 import { t, lang, LANGUAGES, loadLanguage, setLanguage, translateStatic } from './i18n.js';
 import { h } from './ui.js';
 
+/** @type {(() => void) | null} the page shown, to close before the next */
 let unmount = null;
 
 export function route() {
   const root = document.getElementById('app');
+  if (!root) return;
   if (unmount) { try { unmount(); } catch { /* a page failing to close must not block the next */ } }
   unmount = null;
   root.replaceChildren();
@@ -42,7 +44,11 @@ export function route() {
   }
 }
 
-/** Goes to another page of the app without reloading. */
+/**
+ * Goes to another page of the app without reloading.
+ * @param {string} url
+ * @param {{replace?: boolean}} [opts]
+ */
 export function navigate(url, { replace = false } = {}) {
   if (replace) history.replaceState(null, '', url);
   else history.pushState(null, '', url);
@@ -53,6 +59,7 @@ export function navigate(url, { replace = false } = {}) {
 function languageSwitch() {
   const box = document.querySelector('header .lang-switch');
   if (!box) return;
+  /** @type {Record<string, string>} */
   const names = { en: 'English', ru: 'Русский' };
   box.replaceChildren(...LANGUAGES.map((l) => h('button', {
     type: 'button',
