@@ -212,12 +212,15 @@ export class GameActions {
       }));
       return;
     }
-    this.action(() => api.draw(id, this.p.token, 'offer'), {
+    // Like resigning, offering a draw is asked twice: the engine answers
+    // at once, and an accepted draw ends the game.
+    const question = st.mode === 'engine' ? t('game.confirm.drawEngine') : t('game.confirm.drawOffer');
+    this.p.confirm(question, t('game.confirm.drawOfferYes'), () => this.action(() => api.draw(id, this.p.token, 'offer'), {
       after: (s) => {
         if (st.mode === 'engine' && s.status === 'active') toast(t('game.toast.engineDeclinesDraw'));
         else if (s.status === 'active') toast(t('game.toast.youOfferedDraw'));
       },
-    });
+    }));
   }
 
   /** @param {string} action */

@@ -59,6 +59,9 @@ export function buildLayout(root, boardBox, on) {
     record: h('a.button', { href: '#', download: 'legion-game.pgn' }, t('game.btn.record')),
     lfen: button(t('game.btn.copyLfen'), () => on.copyLfen()),
     analyse: h('a.button', { href: '/analysis' }, t('game.btn.analyse')),
+    boardCol: h('section.board-col', { 'aria-label': t('game.region.board') }),
+    movesPanel: h('div.panel.moves-panel'),
+    actionsPanel: h('div.panel.actions'),
   };
   el.moveForm.append(h('label.sr-only', { for: 'move-input' }, t('game.moveInput.label')), el.moveInput, el.movePlay);
   const nav = h('div.nav-buttons', { role: 'group', 'aria-label': t('game.nav.label') },
@@ -68,12 +71,11 @@ export function buildLayout(root, boardBox, on) {
     navBtn(ICONS.last, t('game.nav.live'), () => on.goTo(null)));
   el.statusPanel.append(el.overPanel, el.status, el.watchNote, el.seatNote, el.phaseNote, el.premoveNote, el.abortNote,
     el.error, el.offer, el.takeback, el.confirm, el.setupLine, el.invite);
-  root.append(h('div.play-layout',
-    h('section.board-col', { 'aria-label': t('game.region.board') }, el.top.el, boardBox, el.bottom.el),
-    h('aside.side-col', { 'aria-label': t('game.region.game') },
-      el.statusPanel,
-      h('div.panel.moves-panel', el.moveList.el, el.historyNote, nav, el.moveForm),
-      h('div.panel.actions', el.newGame, el.undo, el.takebackBtn, el.abort, el.draw, el.resign,
-        el.flip, el.record, el.lfen, el.analyse, el.sound.el))));
+  el.boardCol.append(el.top.el, boardBox, el.bottom.el);
+  el.movesPanel.append(el.moveList.el, el.historyNote, nav, el.moveForm);
+  el.actionsPanel.append(el.newGame, el.undo, el.takebackBtn, el.abort, el.draw, el.resign,
+    el.flip, el.record, el.lfen, el.analyse, el.sound.el);
+  root.append(h('div.play-layout', el.boardCol,
+    h('aside.side-col', { 'aria-label': t('game.region.game') }, el.statusPanel, el.movesPanel, el.actionsPanel)));
   return el;
 }

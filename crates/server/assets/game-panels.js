@@ -6,7 +6,7 @@
 
 import { h, toast } from './ui.js';
 import { copyText } from './api.js';
-import { t, tServer } from './i18n.js';
+import { t, tServer, locale } from './i18n.js';
 import { other } from './ui.js';
 import { resultWords, sideOf } from './game-state.js';
 
@@ -101,8 +101,8 @@ export function renderOver(box, st, on) {
   box.dataset.result = aborted ? 'aborted' : st.result;
   const reason = tServer(st.reason_i18n, st.reason || '');
   const parts = [
-    h('h2.over-title', aborted ? null : h('span.over-score', resultWords(st.result)), h('span', t(aborted ? 'game.over.aborted' : 'game.status.gameOver'))),
-    reason ? h('p.over-reason', { 'data-reason': '' }, reason) : null,
+    h('h2.over-title', aborted ? null : h('span.over-score', resultWords(st.result)), h('span', { 'data-over-title': '' }, overTitle(st))),
+    reason ? h('p.over-reason', { 'data-reason': '' }, capitalised(reason)) : null,
   ];
   // The rematch: against the engine or on one device it starts at once;
   // between two people it is asked for and accepted.
@@ -129,6 +129,20 @@ export function renderOver(box, st, on) {
     h('button', { type: 'button', onclick: () => on.newGame() }, t('game.btn.newGame')));
   box.replaceChildren(...parts.filter((p) => p !== null), rematchRow || '', buttons);
 }
+
+/** What the end means to the reader: you won or lost; a draw; which side won. @param {GameState} st */
+function overTitle(st) {
+  if (st.status === 'aborted') return t('game.over.aborted');
+  if (st.result === '1/2-1/2') return t('game.over.draw');
+  const winner = st.result === '1-0' ? 'w' : st.result === '0-1' ? 'b' : null;
+  if (!winner) return t('game.status.gameOver');
+  const mine = sideOf(st);
+  if (mine) return t(winner === mine ? 'game.over.youWon' : 'game.over.youLost');
+  return t('game.over.sideWon', { side: winner });
+}
+
+/** A reason shown as a sentence of its own starts with a capital letter. @param {string} text */
+const capitalised = (text) => text.charAt(0).toLocaleUpperCase(locale) + text.slice(1);
 
 /**
  * Toasts for what the opponent did to our offers in a friend game.

@@ -13,8 +13,8 @@ import { resultWords, playerName, phaseWords, movesBy, sideOf, ended } from './g
  * @typedef {import('./game-layout.js').Layout} Layout
  * @typedef {{
  *   id: string | null, home: boolean, level: number, offline: boolean, flipped: boolean,
- *   pending: boolean, canMove: boolean, lfen: string,
- * }} PageView what the page adds to the state
+ *   pending: boolean, canMove: boolean, lfen: string, viewing: number | null,
+ * }} PageView what the page adds to the state (`viewing`: the ply of an earlier position shown, or null)
  */
 
 // Aborted games: the status says "Game aborted" once, then why, in the
@@ -27,11 +27,14 @@ const ABORTED_WHY = {
 
 /**
  * @param {GameState} st
- * @param {{home: boolean, level: number, offline: boolean}} view
+ * @param {{home: boolean, level: number, offline: boolean, viewing: number | null}} view
  */
-export function statusText(st, { home, level, offline }) {
+export function statusText(st, { home, level, offline, viewing }) {
   let text;
-  if (st.status === 'over') {
+  if (viewing !== null && st.status === 'active') {
+    // An earlier position: whose move it is now is not what is shown.
+    text = t('game.status.viewing', { ply: viewing, total: st.moves.length });
+  } else if (st.status === 'over') {
     const reason = tServer(st.reason_i18n, st.reason || '');
     text = t('game.status.over', { result: resultWords(st.result), reason: reason || t('game.status.overNoReason') });
   } else if (st.status === 'aborted') {
@@ -120,7 +123,11 @@ export function renderButtons(el, st, v) {
     el.record.href = `/api/games/${encodeURIComponent(v.id)}/record`;
     el.record.setAttribute('download', `legion-${v.id}.pgn`);
   }
-  el.analyse.href = `/analysis?lfen=${encodeURIComponent(v.lfen)}${st.rules === 'mate-ends-game' ? '&rules=mate-ends-game' : ''}`;
+  // A game goes to the analysis board whole, at the move shown; the home
+  // page's position alone.
+  el.analyse.href = v.id && !v.home
+    ? `/analysis?game=${encodeURIComponent(v.id)}&ply=${v.viewing ?? st.moves.length}`
+    : `/analysis?lfen=${encodeURIComponent(v.lfen)}${st.rules === 'mate-ends-game' ? '&rules=mate-ends-game' : ''}`;
   // The move box is for the players of a game under way, not for watchers.
   el.moveForm.hidden = !(v.home || (seated && active));
   // The box stays open while the opponent thinks (the next move can be

@@ -147,7 +147,7 @@ export class GamePage {
       this.accept(await api.game(id, this.token));
     } catch (e) {
       if (e instanceof ApiError && e.status === 404) {
-        this.showFatal(t('game.noSuchGame'));
+        this.showFatal(t('game.noSuchGameTitle'), t('game.noSuchGame'));
         return;
       }
       this.showError(messageOf(e));
@@ -173,11 +173,20 @@ export class GamePage {
     this.el.seatNote.hidden = !text;
   }
 
-  /** @param {string} text */
-  showFatal(text) {
+  /**
+   * A page with no game to show (a link to a game that does not exist):
+   * it says so, and offers only a new game; no board, no game actions.
+   * @param {string} title @param {string} text
+   */
+  showFatal(title, text) {
     this.state = null;
-    setText(this.el.status, text);
-    this.board.set({ board: {}, legal: [], movable: false });
+    const el = this.el;
+    el.boardCol.hidden = true;
+    el.movesPanel.hidden = true;
+    for (const b of el.actionsPanel.children) /** @type {HTMLElement} */ (b).hidden = b !== el.newGame;
+    el.status.dataset.gameStatus = 'missing';
+    el.status.replaceChildren(h('h2.no-game', title), h('p', text));
+    el.statusPanel.dataset.noGame = '';
   }
 
   // ---- states --------------------------------------------------------------
@@ -306,7 +315,7 @@ export class GamePage {
   pageView() {
     return {
       id: this.id, home: this.home, level: this.level, offline: this.offline, flipped: this.board.flipped,
-      pending: !!this.pending, canMove: this.canMoveNow(), lfen: this.currentLfen(),
+      pending: !!this.pending, canMove: this.canMoveNow(), lfen: this.currentLfen(), viewing: this.viewPly,
     };
   }
 
