@@ -18,6 +18,7 @@ import { t, tServer, formatNumber } from './i18n.js';
 import { MoveTree, TreeView } from './movetree.js';
 import { NAV_PATHS as NAV_ICONS, pathIcon } from './svg.js';
 import { GameReview } from './gamereview.js';
+import { showMove } from './notation.js';
 
 export function mountAnalysis(root) {
   const page = new AnalysisPage(root);
@@ -415,7 +416,7 @@ class AnalysisPage {
     const m = this.game && this.game.moves[ply - 1];
     if (!m) return '';
     const { number, white } = this.tree.moveNumber(ply);
-    return `${number}${white ? '.' : '…'} ${m.human || m.canonical}`;
+    return `${number}${white ? '.' : '…'} ${m.human ? showMove(m.human) : m.canonical}`;
   }
 
   /** The computer's judgement of `node`'s move, when it is a judged move of the game. */
@@ -588,7 +589,7 @@ class AnalysisPage {
         type: 'button',
         title: t('analysis.playLine'),
         onclick: () => { if (this.node === node) this.playLine(node, pv.slice(0, i + 1).map((x) => x.canonical)); },
-      }, m.human || m.canonical));
+      }, m.human ? showMove(m.human) : m.canonical));
       if (side === 'b') number++;
       side = side === 'w' ? 'b' : 'w';
     });

@@ -11,6 +11,7 @@ import { toast } from './ui.js';
 import { openNewGameDialog } from './newgame.js';
 import { t } from './i18n.js';
 import { readState, storedLevel, sideOf } from './game-state.js';
+import { serverLetters } from './notation.js';
 
 /**
  * @typedef {import('./game.js').GamePage} GamePage
@@ -144,7 +145,7 @@ export class GameActions {
   /** The move box: what was typed goes to the server as it is; a refusal keeps the text to correct. */
   async typedMove() {
     const input = this.p.el.moveInput;
-    const text = input.value.trim();
+    const text = serverLetters(input.value);
     if (!text || !this.p.canMoveNow()) return;
     if (await this.play(null, { text })) {
       input.value = '';

@@ -8,6 +8,7 @@
 import { request, ApiError } from './api.js';
 import { h, setText } from './ui.js';
 import { t, formatNumber } from './i18n.js';
+import { showMove } from './notation.js';
 
 // The thresholds of docs/API.md: winning chances lost, percentage points.
 // Each class's words are named in full, so that the key check sees them.
@@ -318,7 +319,7 @@ export class GameReview {
     if (!m || m.ply !== ply || !m.class) return null;
     const c = classOf(m.class);
     if (!c) return null;
-    const best = m.best_human || m.best;
+    const best = m.best_human ? showMove(m.best_human) : m.best;
     const name = t(c.name);
     return {
       cls: m.class,

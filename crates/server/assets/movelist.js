@@ -6,6 +6,7 @@
 import { h } from './ui.js';
 import { t } from './i18n.js';
 import { lfenTurnAndNumber } from './lfen.js';
+import { showMove } from './notation.js';
 
 /**
  * @typedef {{human?: string, canonical?: string}} ListedMove
@@ -67,7 +68,7 @@ export class MoveList {
     const first = lfenTurnAndNumber(start);
     const blackFirst = first.turn === 'b';
     let number = first.fullmove;
-    this.buttons = moves.map((m, i) => h('button.mv', { type: 'button', 'data-ply': i + 1, title: m.canonical || '' }, m.human || m.canonical || '?'));
+    this.buttons = moves.map((m, i) => h('button.mv', { type: 'button', 'data-ply': i + 1, title: m.canonical || '' }, m.human ? showMove(m.human) : m.canonical || '?'));
     const rows = [];
     const notes = (/** @type {number[]} */ ...plies) => plies.filter((p) => kingMates[p]).map((p) => h('li.phase-mark', { 'data-phase-mark': p },
       t('game.moves.kingMated', { side: kingMates[p] })));

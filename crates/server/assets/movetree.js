@@ -13,6 +13,7 @@
 import { h } from './ui.js';
 import { t } from './i18n.js';
 import { lfenTurnAndNumber } from './lfen.js';
+import { showMove } from './notation.js';
 
 /**
  * @typedef {{canonical: string, human: string, lfen: string, path: string[], captured: string[], kind: string | null, from: string, to: string}} TreeMove
@@ -285,7 +286,7 @@ export class TreeView {
 
   /** @param {TreeNode} node @param {boolean} main */
   button(node, main) {
-    const human = node.move ? node.move.human : '';
+    const human = node.move ? showMove(node.move.human) : '';
     const a = this.opts.annotate ? this.opts.annotate(node) : null;
     const b = h('button.mv', {
       type: 'button',
@@ -338,7 +339,7 @@ export class TreeView {
 
   /** @param {TreeNode} node @param {number} x @param {number} y @param {HTMLElement} from */
   openMenu(node, x, y, from) {
-    const human = node.move ? node.move.human : '';
+    const human = node.move ? showMove(node.move.human) : '';
     this.closeMenu();
     const items = this.actions(node).map(([action, label]) => h('button', {
       type: 'button',
