@@ -135,7 +135,10 @@ export class GamePage {
     if (!this.home) { line.replaceChildren(); return; }
     let last = null;
     try { last = localStorage.getItem('legion:last'); } catch { /* no storage */ }
-    line.replaceChildren(h('p', t('home.intro')), last ? h('p.small', h('a', { href: `/g/${last}` }, t('home.lastGame'))) : '');
+    line.replaceChildren(
+      h('p.home-about', { 'data-home-about': '' }, t('home.about'), ' ', h('a', { href: '/rules' }, t('home.rulesLink'))),
+      h('p', t('home.intro')),
+      last ? h('p.small', h('a', { href: `/g/${last}` }, t('home.lastGame'))) : '');
   }
 
   /** @param {string} id @param {string | null} invite */

@@ -19,7 +19,9 @@ export function mountRules(root) {
   const toc = h('details.rules-toc', { hidden: true, 'data-toc': '' });
   const top = h('button.rules-top', {
     type: 'button', hidden: true, title: t('rules.toc.top'), 'aria-label': t('rules.toc.top'),
-    onclick: () => { toc.open = true; toc.scrollIntoView(); toc.querySelector('summary')?.focus(); },
+    // On a phone the contents stay pinned above the text: the button
+    // opens them where they are, and the page stays at the rule being read.
+    onclick: () => { toc.open = true; toc.querySelector('summary')?.focus(); },
   }, pathIcon('M12 5l7 8h-4.5v6h-5v-6H5z', 22));
   root.append(h('div.rules-layout', toc, legend(), doc), top);
   // The contents stay open beside the text on a wide screen; on a phone
@@ -36,6 +38,7 @@ export function mountRules(root) {
   api.rulesHtml().then((html) => {
     if (!alive) return;
     doc.innerHTML = html;
+    forPlayers(doc);
     doc.removeAttribute('aria-busy');
     illustrate(doc);
     reflowTables(doc);
@@ -108,6 +111,24 @@ function contents(doc, toc, open) {
       else if (r.top < box.top) toc.scrollTop -= box.top - r.top + 12;
     }
   };
+}
+
+/**
+ * The rules as players read them: the title, then a word on what they are
+ * and that the Russian text is the game's original, in place of the
+ * document's own preamble (which speaks to developers: which text is
+ * authoritative, the source files it comes from).
+ * @param {HTMLElement} doc
+ */
+function forPlayers(doc) {
+  const title = doc.querySelector('h1');
+  for (const el of [...doc.children]) {
+    if (el.tagName === 'H2') break;
+    if (el !== title) el.remove();
+  }
+  const intro = h('p.rules-intro', { 'data-rules-intro': '' }, t('rules.intro'));
+  if (title) title.after(intro);
+  else doc.prepend(intro);
 }
 
 /**
