@@ -12,7 +12,7 @@ import { api, request, copyText, ApiError } from './api.js';
 import { Board } from './board.js';
 import { INITIAL_LFEN, parseLfen, writeLfen, possibleCastling, isDark, rankOf, lfenTurnAndNumber } from './lfen.js';
 import { pieceIcon } from './pieces.js';
-import { h, setText, showError, toast, typingIn, sideName } from './ui.js';
+import { h, setText, showError, toast, typingIn, sideName, touchScreen } from './ui.js';
 import { openNewGameDialog } from './newgame.js';
 import { t, tServer, formatNumber } from './i18n.js';
 import { MoveTree, TreeView } from './movetree.js';
@@ -112,7 +112,7 @@ class AnalysisPage {
     this.treeActions = h('div.tree-actions', { role: 'group', 'aria-label': t('analysis.tree.actions') });
     this.judgementNote = h('div.note.judgement', { hidden: true, 'data-judgement': '' });
     this.movesPanel = h('div.panel.moves-panel', this.treeView.el, nav, this.treeActions, this.judgementNote,
-      h('p.small.tree-help', t('analysis.tree.help')));
+      h('p.small.tree-help', t(touchScreen() ? 'analysis.tree.helpTouch' : 'analysis.tree.help')));
 
     // The computer analysis of a whole game.
     this.review = new GameReview({

@@ -73,8 +73,11 @@ export function buildLayout(root, boardBox, on) {
     el.error, el.offer, el.takeback, el.confirm, el.setupLine, el.invite);
   el.boardCol.append(el.top.el, boardBox, el.bottom.el);
   el.movesPanel.append(el.moveList.el, el.historyNote, nav, el.moveForm);
-  el.actionsPanel.append(el.newGame, el.undo, el.takebackBtn, el.abort, el.draw, el.resign,
-    el.flip, el.record, el.lfen, el.analyse, el.sound.el);
+  // Two rows: the game's own actions, and the tools. On a phone held
+  // upright the first comes right under the status, above the move list.
+  el.actionsPanel.append(
+    h('div.action-row.game-actions', el.newGame, el.undo, el.takebackBtn, el.abort, el.draw, el.resign),
+    h('div.action-row.tool-actions', el.flip, el.record, el.lfen, el.analyse, el.sound.el));
   root.append(h('div.play-layout', el.boardCol,
     h('aside.side-col', { 'aria-label': t('game.region.game') }, el.statusPanel, el.movesPanel, el.actionsPanel)));
   return el;

@@ -13,7 +13,7 @@
 import { api, seats, ApiError } from './api.js';
 import { Board } from './board.js';
 import { INITIAL_LFEN } from './lfen.js';
-import { h, setText, showError, typingIn } from './ui.js';
+import { h, setText, showError, typingIn, touchScreen } from './ui.js';
 import { t } from './i18n.js';
 import { readState, homeState, storedLevel, moverOf, lfenAt, boardAt, checkAt, kingSquare, kingMates, sideOf, ended } from './game-state.js';
 import { Transport } from './game-transport.js';
@@ -186,7 +186,7 @@ export class GamePage {
     const el = this.el;
     el.boardCol.hidden = true;
     el.movesPanel.hidden = true;
-    for (const b of el.actionsPanel.children) /** @type {HTMLElement} */ (b).hidden = b !== el.newGame;
+    for (const b of el.actionsPanel.querySelectorAll('button, a')) /** @type {HTMLElement} */ (b).hidden = b !== el.newGame;
     el.status.dataset.gameStatus = 'missing';
     el.status.replaceChildren(h('h2.no-game', title), h('p', text));
     el.statusPanel.dataset.noGame = '';
@@ -249,7 +249,7 @@ export class GamePage {
   renderPremove() {
     const p = this.board.premove;
     this.el.premoveNote.hidden = !p;
-    if (p) setText(this.el.premoveNote, t('game.premove', { move: p.join('-') }));
+    if (p) setText(this.el.premoveNote, t(touchScreen() ? 'game.premoveTouch' : 'game.premove', { move: p.join('-') }));
   }
 
   canMoveNow() {
