@@ -3,11 +3,12 @@
 // from the position before: a slide, or a capture series jump by jump
 // with the jumped pieces fading when it ends, a man settling under its
 // Captor, a liberated prisoner left behind, a mated King fading from its
-// square. It follows prefers-reduced-motion.
+// square. It follows prefers-reduced-motion and the speed setting (settings.js).
 
 import { pieceNodes } from './pieces.js';
 import { s, SVGNS } from './svg.js';
 import { pathOf } from './board-drag.js';
+import { animationScale } from './settings.js';
 
 /**
  * @typedef {import('./board.js').Board} Board
@@ -118,8 +119,7 @@ export class Animator {
    */
   async play(move, before, after, { slide = true } = {}) {
     const b = this.board;
-    /** @type {number} the speed: 1 normal */
-    const scale = 1;
+    const scale = animationScale();
     if (b.small || prefersReducedMotion() || document.hidden || scale === 0) return;
     const mover = before[move.from];
     if (!mover) return;

@@ -11,7 +11,8 @@ import { toast } from './ui.js';
 import { openNewGameDialog } from './newgame.js';
 import { t } from './i18n.js';
 import { readState, storedLevel, sideOf } from './game-state.js';
-import { serverLetters } from './notation.js';
+import { serverLetters, showMove } from './notation.js';
+import { settings } from './settings.js';
 
 /**
  * @typedef {import('./game.js').GamePage} GamePage
@@ -60,6 +61,18 @@ export class GameActions {
     try { localStorage.setItem('legion:last', id); } catch { /* ignore */ }
     // After this message's handling: the page is replaced.
     setTimeout(() => this.p.navigate(`/g/${id}`), 0);
+  }
+
+  /**
+   * A move made on the board: played at once, or, with move confirmation
+   * on (settings.js), once the player has said so; cancelled, the board
+   * shows the position as it was.
+   * @param {LegalMove} move
+   */
+  pick(move) {
+    if (!settings().confirmMoves) { this.play(move); return; }
+    this.p.confirm(t('game.confirm.move', { move: showMove(move.human) }), t('game.confirm.moveYes'),
+      () => this.play(move), () => this.p.render());
   }
 
   /**
@@ -133,7 +146,7 @@ export class GameActions {
         : await api.explainInGame(this.p.need(), this.p.token, squares);
       if (r && r.legal && r.move) {
         const m = st.legal.find((x) => x.canonical === r.move.canonical) || r.move;
-        this.play(m);
+        this.pick(m);
       } else if (r && r.error) {
         this.p.showError(r.error);
       }

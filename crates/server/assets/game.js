@@ -23,6 +23,7 @@ import { renderOffers, renderInvite, renderOver, announce } from './game-panels.
 import { renderPlayers, renderStatus, renderButtons } from './game-status.js';
 import { buildLayout } from './game-layout.js';
 import { GameActions, messageOf } from './game-actions.js';
+import { settings } from './settings.js';
 
 /**
  * @typedef {import('./game-state.js').GameState} GameState
@@ -62,7 +63,7 @@ export class GamePage {
     const boardBox = h('div.board-box');
     this.board = new Board(boardBox, {
       label: t('game.boardLabel'),
-      onMove: (m) => this.actions.play(m),
+      onMove: (m) => this.actions.pick(m),
       onAttempt: (sq) => this.actions.explain(sq),
       onPremove: () => this.renderPremove(),
     });
@@ -274,7 +275,7 @@ export class GamePage {
     const movable = this.canMoveNow();
     const mine = sideOf(st);
     // Premoves: a seated player (one side) while the other side is to move.
-    const premovable = !this.home && !viewing && st.status === 'active' && !!mine && !movable
+    const premovable = settings().premoves && !this.home && !viewing && st.status === 'active' && !!mine && !movable
       && (st.turn !== mine || !!this.pending);
     const animate = this.pendingAnim;
     this.pendingAnim = null;
@@ -354,13 +355,13 @@ export class GamePage {
     showError(this.el.error, text);
   }
 
-  /** @param {string} question @param {string} yes @param {() => void} fn */
-  confirm(question, yes, fn) {
+  /** @param {string} question @param {string} yes @param {() => void} fn @param {() => void} [cancelled] */
+  confirm(question, yes, fn, cancelled) {
     const box = this.el.confirm;
     box.hidden = false;
     box.replaceChildren(h('span', question),
       h('button.danger', { type: 'button', onclick: () => { this.clearConfirm(); fn(); } }, yes),
-      h('button', { type: 'button', onclick: () => this.clearConfirm() }, t('common.cancel')));
+      h('button', { type: 'button', onclick: () => { this.clearConfirm(); cancelled?.(); } }, t('common.cancel')));
     box.querySelector('button')?.focus();
   }
 
