@@ -187,3 +187,26 @@ test('a game-over reason is shown in Russian', async ({ browser, baseURL, reques
   expect(missing, 'missing translations').toEqual([]);
   await closePages(page);
 });
+
+test('Russian moves use the glossary\'s letters (Кр Ф Л С К), either kind is typed, records keep RULES 6.4; reasons start with a capital', async ({ browser, baseURL, request }) => {
+  const page = await newPage(browser, baseURL, { locale: 'ru-RU' });
+  const g = await createGame(request, { mode: 'local' });
+  await openGame(page, g.id, g.token);
+  await expect(page.locator('#move-input')).toHaveAttribute('placeholder', 'Ход: Кf3, c3-d4, c3:e5:c7');
+  // A Knight typed with the Russian letter, then one with the English.
+  await page.locator('#move-input').fill('Кf3');
+  await page.keyboard.press('Enter');
+  await expect(page.locator('[data-ply="1"]')).toHaveText('Кf3');
+  await page.locator('#move-input').fill('Nc6');
+  await page.keyboard.press('Enter');
+  await expect(page.locator('[data-ply="2"]')).toHaveText('Кc6');
+  const st = await (await request.get(`/api/games/${g.id}`)).json();
+  expect(st.moves.map((m) => [m.canonical, m.human])).toEqual([['g1f3', 'Nf3'], ['b8c6', 'Nc6']]);
+  const record = await (await request.get(`/api/games/${g.id}/record`)).text();
+  expect(record).toContain('1. Nf3 Nc6');
+  // A draw agreed on one device: its reason, a sentence of its own, begins with a capital.
+  await page.locator('.panel.actions').getByRole('button', { name: 'Ничья по соглашению' }).click();
+  await page.locator('.confirm').getByRole('button', { name: 'Согласиться' }).click();
+  await expect(page.locator('[data-game-over] [data-reason]')).toHaveText('Ничья по соглашению (5.3)');
+  await closePages(page);
+});

@@ -13,8 +13,8 @@ const idOf = (page) => new URL(page.url()).pathname.split('/').pop();
 const CYRILLIC = /[а-яё]{3,}/i;
 
 const WORDS = {
-  'en-US': { resign: 'Resign', rematch: 'Rematch', analyse: 'Analyse this game', newGame: 'New game', over: 'Game over', you: 'You (Black)', resigned: 'White resigned' },
-  'ru-RU': { resign: 'Сдаться', rematch: 'Реванш', analyse: 'Анализ партии', newGame: 'Новая партия', over: 'Партия окончена', you: 'Вы (Чёрные)', resigned: 'сдались' },
+  'en-US': { resign: 'Resign', rematch: 'Rematch', analyse: 'Analyse this game', newGame: 'New game', over: 'You lost', you: 'You (Black)', resigned: 'White resigned' },
+  'ru-RU': { resign: 'Сдаться', rematch: 'Реванш', analyse: 'Анализ партии', newGame: 'Новая партия', over: 'Вы проиграли', you: 'Вы (Чёрные)', resigned: 'сдались' },
 };
 
 for (const locale of ['en-US', 'ru-RU']) {

@@ -10,14 +10,15 @@
 
 import { api, request, copyText, ApiError } from './api.js';
 import { Board } from './board.js';
-import { INITIAL_LFEN, parseLfen, writeLfen, possibleCastling, isDark, rankOf } from './lfen.js';
+import { INITIAL_LFEN, parseLfen, writeLfen, possibleCastling, isDark, rankOf, lfenTurnAndNumber } from './lfen.js';
 import { pieceIcon } from './pieces.js';
-import { h, setText, showError, toast, typingIn, sideName } from './ui.js';
+import { h, setText, showError, toast, typingIn, sideName, touchScreen } from './ui.js';
 import { openNewGameDialog } from './newgame.js';
 import { t, tServer, formatNumber } from './i18n.js';
 import { MoveTree, TreeView } from './movetree.js';
 import { NAV_PATHS as NAV_ICONS, pathIcon } from './svg.js';
 import { GameReview } from './gamereview.js';
+import { showMove } from './notation.js';
 
 export function mountAnalysis(root) {
   const page = new AnalysisPage(root);
@@ -68,7 +69,6 @@ class AnalysisPage {
       onAttempt: (sq) => this.explain(sq),
       onEdit: (sq) => this.editSquare(sq),
       onEditDrag: (from, to) => this.editDrag(from, to),
-      editorPlacing: () => false,
     });
     this.evalBar = h('div.evalbar', { 'aria-hidden': 'true' }, h('div'));
     this.status = h('div.status', { 'data-status': '', 'data-turn': 'w', role: 'status', 'aria-live': 'polite' });
@@ -112,7 +112,7 @@ class AnalysisPage {
     this.treeActions = h('div.tree-actions', { role: 'group', 'aria-label': t('analysis.tree.actions') });
     this.judgementNote = h('div.note.judgement', { hidden: true, 'data-judgement': '' });
     this.movesPanel = h('div.panel.moves-panel', this.treeView.el, nav, this.treeActions, this.judgementNote,
-      h('p.small.tree-help', t('analysis.tree.help')));
+      h('p.small.tree-help', t(touchScreen() ? 'analysis.tree.helpTouch' : 'analysis.tree.help')));
 
     // The computer analysis of a whole game.
     this.review = new GameReview({
@@ -416,7 +416,7 @@ class AnalysisPage {
     const m = this.game && this.game.moves[ply - 1];
     if (!m) return '';
     const { number, white } = this.tree.moveNumber(ply);
-    return `${number}${white ? '.' : '…'} ${m.human || m.canonical}`;
+    return `${number}${white ? '.' : '…'} ${m.human ? showMove(m.human) : m.canonical}`;
   }
 
   /** The computer's judgement of `node`'s move, when it is a judged move of the game. */
@@ -553,7 +553,7 @@ class AnalysisPage {
 
   /** The engine's answer for `lfen`: its lines (`lines`, when the server sends several) or its one best line. */
   showEval(lfen, r) {
-    const turn = lfen.split(/\s+/)[1] === 'b' ? 'b' : 'w';
+    const turn = lfenTurnAndNumber(lfen).turn;
     const lines = (Array.isArray(r.lines) && r.lines.length ? r.lines : [{ score: r.score, pv: r.pv && r.pv.length ? r.pv : r.best ? [r.best] : [] }])
       .slice(0, MAX_LINES);
     const first = scoreFor(lines[0].score, turn);
@@ -577,9 +577,9 @@ class AnalysisPage {
 
   /** The moves of a line, each a button that plays the line up to it. */
   pvMoves(lfen, pv, node) {
-    const f = lfen.split(/\s+/);
-    let number = Number(f[4]) || 1;
-    let side = f[1] === 'b' ? 'b' : 'w';
+    const start = lfenTurnAndNumber(lfen);
+    let number = start.fullmove;
+    let side = start.turn;
     const out = [];
     if (!pv.length) out.push('—');
     pv.forEach((m, i) => {
@@ -589,7 +589,7 @@ class AnalysisPage {
         type: 'button',
         title: t('analysis.playLine'),
         onclick: () => { if (this.node === node) this.playLine(node, pv.slice(0, i + 1).map((x) => x.canonical)); },
-      }, m.human || m.canonical));
+      }, m.human ? showMove(m.human) : m.canonical));
       if (side === 'b') number++;
       side = side === 'w' ? 'b' : 'w';
     });

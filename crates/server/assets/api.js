@@ -137,14 +137,10 @@ export const api = {
   rematch: (id, token, action) => request('POST', `${gamePath(id)}/rematch`, action ? { action } : {}, { token }),
   /** @param {string} id @param {Token} token @param {string[]} squares */
   explainInGame: (id, token, squares) => request('POST', `${gamePath(id)}/explain`, { squares }, { token }),
-  /** @param {string} id */
-  record: (id) => request('GET', `${gamePath(id)}/record`, undefined, { text: true }),
   /** @param {string} lfen @param {RulesName} rules @param {AbortSignal} [signal] */
   position: (lfen, rules, signal) => request('POST', '/api/position', { lfen, rules }, { signal }),
   /** @param {string} lfen @param {RulesName} rules @param {string[]} squares */
   explain: (lfen, rules, squares) => request('POST', '/api/explain', { lfen, rules, squares }),
-  /** @param {string} lfen @param {RulesName} rules @param {number} movetime_ms @param {AbortSignal} [signal] */
-  analyse: (lfen, rules, movetime_ms, signal) => request('POST', '/api/analyse', { lfen, rules, moves: [], movetime_ms }, { signal }),
   /** @param {string} text */
   parseRecord: (text) => request('POST', '/api/records/parse', { text }),
   rulesHtml: () => request('GET', '/api/rules.html', undefined, { text: true }),

@@ -9,11 +9,15 @@ import { mountAnalysis } from './analysis.js';
 import { mountRules } from './rules.js';
 import { t, lang, LANGUAGES, loadLanguage, setLanguage, translateStatic } from './i18n.js';
 import { h } from './ui.js';
+import { pathIcon } from './svg.js';
+import { applySettings, openSettingsDialog } from './settings.js';
 
+/** @type {(() => void) | null} the page shown, to close before the next */
 let unmount = null;
 
 export function route() {
   const root = document.getElementById('app');
+  if (!root) return;
   if (unmount) { try { unmount(); } catch { /* a page failing to close must not block the next */ } }
   unmount = null;
   root.replaceChildren();
@@ -42,7 +46,11 @@ export function route() {
   }
 }
 
-/** Goes to another page of the app without reloading. */
+/**
+ * Goes to another page of the app without reloading.
+ * @param {string} url
+ * @param {{replace?: boolean}} [opts]
+ */
 export function navigate(url, { replace = false } = {}) {
   if (replace) history.replaceState(null, '', url);
   else history.pushState(null, '', url);
@@ -53,6 +61,7 @@ export function navigate(url, { replace = false } = {}) {
 function languageSwitch() {
   const box = document.querySelector('header .lang-switch');
   if (!box) return;
+  /** @type {Record<string, string>} */
   const names = { en: 'English', ru: 'Русский' };
   box.replaceChildren(...LANGUAGES.map((l) => h('button', {
     type: 'button',
@@ -62,6 +71,18 @@ function languageSwitch() {
     'data-lang': l,
     onclick: () => { if (l !== lang) setLanguage(l); },
   }, l.toUpperCase())));
+}
+
+// A gear: eight teeth round a ring.
+const GEAR = 'M10.3 2h3.4l.5 2.6a8 8 0 0 1 1.9.8l2.2-1.5 2.4 2.4-1.5 2.2a8 8 0 0 1 .8 1.9l2.6.5v3.4l-2.6.5a8 8 0 0 1-.8 1.9l1.5 2.2-2.4 2.4-2.2-1.5a8 8 0 0 1-1.9.8l-.5 2.6h-3.4l-.5-2.6a8 8 0 0 1-1.9-.8l-2.2 1.5-2.4-2.4 1.5-2.2a8 8 0 0 1-.8-1.9L2 13.7v-3.4l2.6-.5a8 8 0 0 1 .8-1.9L3.9 5.7l2.4-2.4 2.2 1.5a8 8 0 0 1 1.9-.8zM12 8.5a3.5 3.5 0 1 0 0 7 3.5 3.5 0 0 0 0-7z';
+
+/** The Settings button in the header, beside the language switch. */
+function settingsButton() {
+  const box = document.querySelector('header .lang-switch');
+  if (!box) return;
+  box.before(h('button.settings-button', {
+    type: 'button', 'data-settings-button': '', title: t('settings.open'), 'aria-label': t('settings.open'), onclick: () => openSettingsDialog(),
+  }, pathIcon(GEAR, 20)));
 }
 
 window.addEventListener('popstate', route);
@@ -74,4 +95,6 @@ await loadLanguage();
 translateStatic(document);
 document.querySelector('meta[name="description"]')?.setAttribute('content', t('common.description'));
 languageSwitch();
+settingsButton();
+applySettings();
 route();

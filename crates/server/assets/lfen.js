@@ -43,7 +43,7 @@ const WHOLE = /^\d{1,9}$/;
 /**
  * @typedef {{piece: string, prisoner?: string}} Occupant
  * @typedef {Record<string, Occupant>} BoardMap
- * @typedef {{board: BoardMap, turn: string, castling: string, halfmove: number, fullmove: number}} Lfen
+ * @typedef {{board: BoardMap, turn: 'w' | 'b', castling: string, halfmove: number, fullmove: number}} Lfen
  */
 
 /**
@@ -102,11 +102,22 @@ export function parseLfen(text) {
   if (!WHOLE.test(fullmove) || Number(fullmove) < 1) throw new Error(t('board.lfen.fullmove', { text: fullmove }));
   return {
     board,
-    turn,
+    turn: turn === 'b' ? 'b' : 'w',
     castling: castling === '-' ? '' : castling,
     halfmove: Number(halfmove),
     fullmove: Number(fullmove),
   };
+}
+
+/**
+ * The side to move and the full-move number of an LFEN (6.2), as
+ * parseLfen reads them: for numbering moves from a game's start.
+ * @param {string} text
+ * @returns {{turn: 'w' | 'b', fullmove: number}}
+ */
+export function lfenTurnAndNumber(text) {
+  const pos = parseLfen(text);
+  return { turn: pos.turn, fullmove: pos.fullmove };
 }
 
 /**

@@ -5,6 +5,8 @@
 
 import { h } from './ui.js';
 import { t } from './i18n.js';
+import { lfenTurnAndNumber } from './lfen.js';
+import { showMove } from './notation.js';
 
 /**
  * @typedef {{human?: string, canonical?: string}} ListedMove
@@ -63,10 +65,10 @@ export class MoveList {
 
   /** @param {ListedMove[]} moves @param {string} start @param {KingMates} [kingMates] */
   build(moves, start, kingMates = {}) {
-    const fields = (start || '').split(/\s+/);
-    const blackFirst = fields[1] === 'b';
-    let number = Number(fields[4]) || 1;
-    this.buttons = moves.map((m, i) => h('button.mv', { type: 'button', 'data-ply': i + 1, title: m.canonical || '' }, m.human || m.canonical || '?'));
+    const first = lfenTurnAndNumber(start);
+    const blackFirst = first.turn === 'b';
+    let number = first.fullmove;
+    this.buttons = moves.map((m, i) => h('button.mv', { type: 'button', 'data-ply': i + 1, title: m.canonical || '' }, m.human ? showMove(m.human) : m.canonical || '?'));
     const rows = [];
     const notes = (/** @type {number[]} */ ...plies) => plies.filter((p) => kingMates[p]).map((p) => h('li.phase-mark', { 'data-phase-mark': p },
       t('game.moves.kingMated', { side: kingMates[p] })));

@@ -4,6 +4,16 @@
 // Each symbol lives in a 100x100 box, the size of one square.
 
 import { s } from './svg.js';
+import { lang } from './i18n.js';
+
+/** The set the chess pieces are drawn in (settings.js): figurines, or discs with their letter. */
+let pieceSet = 'figurines';
+// 6.4's letters, in Russian the glossary's (notation.js).
+/** @type {Record<string, Record<string, string>>} */
+const LETTERS = {
+  en: { K: 'K', Q: 'Q', R: 'R', B: 'B', N: 'N' },
+  ru: { K: 'Кр', Q: 'Ф', R: 'Л', B: 'С', N: 'К' },
+};
 
 /** @typedef {{body: string[], detail?: string[], balls?: number[][], eye?: number[]}} Shape */
 
@@ -154,7 +164,44 @@ export function symbolNodes(code) {
   const color = code[0];
   const role = code[1];
   if (role === 'M' || role === 'T') return disc(color, role === 'T');
+  if (pieceSet === 'letters') return lettered(color, role);
   return figurine(color, role);
+}
+
+/**
+ * A chess piece of the letter set: a round token with its letter, so that
+ * it is told from the Legion's flat discs by shape as well as by letter.
+ * @param {string} color @param {string} role
+ * @returns {SVGElement[]}
+ */
+function lettered(color, role) {
+  const ink = INK[color];
+  const letter = (LETTERS[lang] || LETTERS.en)[role] || role;
+  return [
+    s('circle', { cx: 50, cy: 52, r: 38, fill: ink.fill, stroke: ink.line, 'stroke-width': 5 }),
+    s('circle', { cx: 50, cy: 52, r: 30, fill: 'none', stroke: ink.detail, 'stroke-width': 2, opacity: 0.6 }),
+    s('text', {
+      x: 50, y: 53, 'text-anchor': 'middle', 'dominant-baseline': 'central', fill: ink.detail,
+      'font-size': letter.length > 1 ? 32 : 42, 'font-weight': 700, 'font-family': 'system-ui, sans-serif',
+    }, letter),
+  ];
+}
+
+/** @type {SVGElement | null} */
+let spriteDefs = null;
+
+/**
+ * Draws the chess pieces in another set: the sprite's symbols change, and
+ * every board showing them follows at once.
+ * @param {string} set 'figurines' or 'letters'
+ */
+export function setPieceSet(set) {
+  if (set === pieceSet) return;
+  pieceSet = set;
+  if (!spriteDefs) return;
+  for (const color of ['w', 'b']) {
+    for (const role of 'KQRBN') spriteDefs.querySelector(`#lg-${color}${role}`)?.replaceChildren(...symbolNodes(color + role));
+  }
 }
 
 let spriteDone = false;
@@ -164,6 +211,7 @@ export function ensureSprite() {
   if (spriteDone) return;
   spriteDone = true;
   const defs = s('defs');
+  spriteDefs = defs;
   for (const color of ['w', 'b']) {
     for (const role of 'KQRBNMT') {
       defs.append(s('symbol', { id: `lg-${color}${role}`, viewBox: '0 0 100 100' }, symbolNodes(color + role)));

@@ -86,3 +86,8 @@ export function typingIn(e) {
 /** "White" / "Black" in the page's language. */
 export const sideName = (/** @type {string} */ c) => (c === 'w' || c === 'b' ? t(`side.${c}`) : '');
 export const other = (/** @type {string} */ c) => (c === 'w' ? 'b' : 'w');
+
+/** A screen used with a finger (no right button, no hover): help says "touch", not "right-click". */
+export function touchScreen() {
+  try { return matchMedia('(pointer: coarse)').matches; } catch { return false; }
+}

@@ -63,12 +63,15 @@ pub fn legal_move(pos: &Position, m: Move) -> Value {
     })
 }
 
-/// A played move: as `legal_move`, with its number and the LFEN after it.
+/// A played move: as `legal_move`, with its number, the LFEN after it and
+/// whether the side to move there is in check (the page marks the King of
+/// any position in the game's history from it, not from notation).
 pub fn played_move(before: &Position, m: Move, ply: usize, after: &Position) -> Value {
     let mut v = legal_move(before, m);
     if let Value::Object(map) = &mut v {
         map.insert("ply".into(), json!(ply));
         map.insert("lfen".into(), json!(after.to_lfen()));
+        map.insert("check".into(), json!(after.is_check()));
     }
     v
 }

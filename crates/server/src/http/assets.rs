@@ -27,18 +27,32 @@ pub fn index(lang: Lang) -> String {
     )
 }
 
-/// A page for an address that leads nowhere, in the reader's language.
+/// A page for an address that leads nowhere, in the reader's language,
+/// with the site's header and navigation (as the app's shell has them,
+/// without its script: the page works without one).
 pub fn not_found_page(lang: Lang) -> String {
     let t = |k: &str| escape(&crate::i18n::template(k, lang));
+    let brand = "<svg viewBox=\"0 0 100 100\" width=\"28\" height=\"28\" aria-hidden=\"true\">\
+<rect width=\"100\" height=\"100\" rx=\"18\" fill=\"#8b5a3c\"/>\
+<ellipse cx=\"50\" cy=\"58\" rx=\"34\" ry=\"26\" fill=\"#f3ead7\" stroke=\"#222\" stroke-width=\"5\"/>\
+<path d=\"M30 58 L28 38 L40 50 L50 32 L60 50 L72 38 L70 58 Z\" fill=\"#e2b42c\" stroke=\"#222\" stroke-width=\"4\"/></svg>";
     format!(
         "<!doctype html><html lang=\"{code}\"><head><meta charset=\"utf-8\">\
 <meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\
 <title>{title} — Legion</title><link rel=\"stylesheet\" href=\"/static/style.css\"></head>\
-<body><main class=\"not-found\"><h1>{title}</h1><p>{text}</p><p><a href=\"/\">{home}</a></p></main></body></html>",
+<body><header class=\"top\"><a class=\"brand\" href=\"/\" aria-label=\"{brand_home}\">{brand}<span>{brand_name}</span></a>\
+<nav aria-label=\"{nav}\"><a href=\"/\">{play}</a><a href=\"/analysis\">{analysis}</a><a href=\"/rules\">{rules}</a></nav></header>\
+<main class=\"not-found\"><h1>{title}</h1><p>{text}</p><p><a href=\"/\">{home}</a></p></main></body></html>",
         code = lang.code(),
         title = t("server.page_not_found"),
         text = t("server.page_not_found_text"),
         home = t("server.page_not_found_home"),
+        brand_home = t("common.brandHome"),
+        brand_name = t("common.brand"),
+        nav = t("common.nav.label"),
+        play = t("common.nav.play"),
+        analysis = t("common.nav.analysis"),
+        rules = t("common.nav.rules"),
     )
 }
 
