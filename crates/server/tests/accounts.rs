@@ -386,3 +386,102 @@ async fn the_database_holds_hashes_only() {
         assert!(has("Kira"), "the file read is the database");
     }
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_signed_in_players_session_is_their_seat() {
+    use futures_util::{SinkExt, StreamExt};
+    use tokio_tungstenite::tungstenite::Message;
+    use tokio_tungstenite::tungstenite::client::IntoClientRequest;
+
+    let s = start(temp_db("seat")).await;
+    let mine = register(&s, "Lena", "a good password").await;
+    let theirs = register(&s, "Mark", "a good password").await;
+    // A game made while signed in: the creator's seat is also the account's.
+    let created = call(
+        &s,
+        "POST",
+        "/api/games",
+        Some(&mine),
+        json!({"mode": "friend", "color": "white"}),
+    )
+    .await;
+    assert_eq!(created.status, 201, "{}", created.body);
+    let created = created.json();
+    let id = created["id"].as_str().unwrap().to_string();
+    let invite = created["invite"].as_str().unwrap().to_string();
+    // Mark claims the invite signed in: his account holds Black.
+    let joined = call(
+        &s,
+        "POST",
+        &format!("/api/games/{id}/join"),
+        Some(&theirs),
+        json!({"invite": invite}),
+    )
+    .await;
+    assert_eq!(joined.status, 200, "{}", joined.body);
+    // The cookie alone, no token: each sees their own seat and moves.
+    let st = call(
+        &s,
+        "GET",
+        &format!("/api/games/{id}"),
+        Some(&mine),
+        Value::Null,
+    )
+    .await;
+    assert_eq!(st.json()["you"], "w", "{}", st.body);
+    let mv = st.json()["legal"][0]["canonical"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    // Mark may not move White's man.
+    let r = call(
+        &s,
+        "POST",
+        &format!("/api/games/{id}/moves"),
+        Some(&theirs),
+        json!({"move": mv, "ply": 0}),
+    )
+    .await;
+    assert_eq!(r.status, 409, "{}", r.body);
+    assert_eq!(r.json()["code"], "server.not_your_turn");
+    let r = call(
+        &s,
+        "POST",
+        &format!("/api/games/{id}/moves"),
+        Some(&mine),
+        json!({"move": mv, "ply": 0}),
+    )
+    .await;
+    assert_eq!(r.status, 200, "{}", r.body);
+    // A stranger signed in holds no seat.
+    let third = register(&s, "Nina", "a good password").await;
+    let r = call(
+        &s,
+        "POST",
+        &format!("/api/games/{id}/resign"),
+        Some(&third),
+        json!({}),
+    )
+    .await;
+    assert_eq!(r.status, 403, "{}", r.body);
+    // The socket recognises the session sent with its upgrade.
+    let mut req = format!("ws://{}/api/games/{id}/ws", s.addr)
+        .into_client_request()
+        .unwrap();
+    req.headers_mut().insert(
+        "Cookie",
+        format!("legion_session={theirs}").parse().unwrap(),
+    );
+    let (mut ws, _) = tokio_tungstenite::connect_async(req).await.unwrap();
+    ws.send(Message::Text(json!({"type": "hello"}).to_string().into()))
+        .await
+        .unwrap();
+    let first = loop {
+        match ws.next().await.unwrap().unwrap() {
+            Message::Text(t) => break serde_json::from_str::<Value>(&t).unwrap(),
+            _ => continue,
+        }
+    };
+    assert_eq!(first["type"], "state");
+    assert_eq!(first["state"]["you"], "b", "{first}");
+}

@@ -34,7 +34,7 @@ use crate::games::ids::{GameId, InviteCode, SeatToken, now_ms, random_id};
 use crate::games::live::{Change, Json, Live, apply_declared, derive, rebuild};
 use crate::games::model::{Declared, Mode, Side, Status};
 use crate::games::refusal::{CoreError, CoreResult, Refusal};
-use crate::games::seats::{Seat, open_side};
+use crate::games::seats::{Seat, Who, open_side};
 use crate::games::view;
 use crate::metrics::Metrics;
 use crate::store::{GameRow, Store, Write};
@@ -67,6 +67,8 @@ pub struct NewGame {
     pub start: Position,
     /// Initial time and increment, ms.
     pub clock: Option<(i64, i64)>,
+    /// The creator's account, if signed in: it holds the creator's seat.
+    pub creator: Option<crate::games::ids::UserId>,
 }
 
 /// A new game, for its creator.
@@ -122,14 +124,14 @@ impl Live {
         }
     }
 
-    /// The seat `token` holds, if any.
-    pub(crate) fn seat_of(&self, token: Option<&SeatToken>) -> Option<Seat> {
-        crate::games::seats::seat_of(&self.row, token)
+    /// The seat `who` holds, if any.
+    pub(crate) fn seat_of(&self, who: &Who) -> Option<Seat> {
+        crate::games::seats::seat_of(&self.row, who)
     }
 
-    /// The seat `token` holds, or a refusal.
-    pub(crate) fn seated(&self, token: Option<&SeatToken>) -> Result<Seat, Refusal> {
-        self.seat_of(token).ok_or(Refusal::NeedsSeat)
+    /// The seat `who` holds, or a refusal.
+    pub(crate) fn seated(&self, who: &Who) -> Result<Seat, Refusal> {
+        self.seat_of(who).ok_or(Refusal::NeedsSeat)
     }
 }
 
@@ -434,11 +436,14 @@ impl Hub {
             }
         });
         let holds = |side: Side| (seat.may_move(side)).then(|| mine.hash());
+        let user = |side: Side| new.creator.filter(|_| seat.may_move(side));
         let row = GameRow {
             level: (new.mode == Mode::Engine).then_some(new.level),
             engine_color: (new.mode == Mode::Engine).then(|| new.color.other()),
             white_seat: holds(Side::White),
             black_seat: holds(Side::Black),
+            white_user: user(Side::White),
+            black_user: user(Side::Black),
             invite: invite.as_ref().map(InviteCode::hash),
             started_ms: started,
             clock,
@@ -483,7 +488,7 @@ impl Hub {
         self: &Arc<Self>,
         id: &GameId,
         invite: &InviteCode,
-        holder: Option<&SeatToken>,
+        who: &Who,
     ) -> CoreResult<Joined> {
         let token = SeatToken::random();
         let (mut g, seat) = self
@@ -492,7 +497,7 @@ impl Hub {
                 if !invite.opens(code) {
                     return Err(Refusal::WrongInvite);
                 }
-                if g.seat_of(holder).is_some() {
+                if g.seat_of(who).is_some() {
                     return Err(Refusal::AlreadySeated);
                 }
                 let side = open_side(&g.row).ok_or(Refusal::InviteUsed)?;
@@ -501,8 +506,14 @@ impl Hub {
                 }
                 let mut row = g.row.clone();
                 match side {
-                    Side::White => row.white_seat = Some(token.hash()),
-                    Side::Black => row.black_seat = Some(token.hash()),
+                    Side::White => {
+                        row.white_seat = Some(token.hash());
+                        row.white_user = who.user;
+                    }
+                    Side::Black => {
+                        row.black_seat = Some(token.hash());
+                        row.black_user = who.user;
+                    }
                 }
                 row.started_ms = Some(now);
                 row.clock = row.clock.map(|c| c.restarted(now));
@@ -517,13 +528,9 @@ impl Hub {
         })
     }
 
-    pub async fn state(
-        self: &Arc<Self>,
-        id: &GameId,
-        token: Option<&SeatToken>,
-    ) -> CoreResult<Json> {
+    pub async fn state(self: &Arc<Self>, id: &GameId, who: &Who) -> CoreResult<Json> {
         let (_, mut g) = self.current(id).await?;
-        let seat = g.seat_of(token);
+        let seat = g.seat_of(who);
         Ok(self.full(&mut g, seat))
     }
 
@@ -538,13 +545,13 @@ impl Hub {
     pub async fn play(
         self: &Arc<Self>,
         id: &GameId,
-        token: Option<&SeatToken>,
+        who: &Who,
         text: &str,
         ply: usize,
         client: ClientKey,
     ) -> CoreResult<Json> {
         self.act_for_state(id, Some(client), |g, _| {
-            let seat = g.seat_of(token);
+            let seat = g.seat_of(who);
             let played = g.played();
             // A retry of the move already accepted at this ply is answered
             // as before; anything else for an old position is stale.
@@ -579,11 +586,11 @@ impl Hub {
     pub async fn undo(
         self: &Arc<Self>,
         id: &GameId,
-        token: Option<&SeatToken>,
+        who: &Who,
         ply: Option<usize>,
     ) -> CoreResult<Json> {
         self.act_for_state(id, None, |g, _| {
-            let seat = g.seated(token)?;
+            let seat = g.seated(who)?;
             if g.row.mode == Mode::Friend {
                 return Err(Refusal::AskTakeback);
             }
@@ -612,13 +619,9 @@ impl Hub {
         .await
     }
 
-    pub async fn resign(
-        self: &Arc<Self>,
-        id: &GameId,
-        token: Option<&SeatToken>,
-    ) -> CoreResult<Json> {
+    pub async fn resign(self: &Arc<Self>, id: &GameId, who: &Who) -> CoreResult<Json> {
         self.act_for_state(id, None, |g, _| {
-            let seat = g.seated(token)?;
+            let seat = g.seated(who)?;
             g.must_be_active()?;
             let loser = seat.side(g.turn());
             Ok((Edit::Declare(Declared::Resigned(loser)), Some(seat)))
@@ -726,6 +729,6 @@ mod tests {
         live.row.declared = Some(Declared::Resigned(Side::White));
         apply_declared(&mut live.game, Declared::Resigned(Side::White));
         assert_eq!(live.over(), Some(Refusal::GameOver));
-        assert_eq!(live.seated(None), Err(Refusal::NeedsSeat));
+        assert_eq!(live.seated(&Who::default()), Err(Refusal::NeedsSeat));
     }
 }

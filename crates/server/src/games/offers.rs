@@ -6,11 +6,11 @@ use std::sync::Arc;
 use crate::engine::pool::ClientKey;
 use crate::games::clock::Clock;
 use crate::games::hub::{Edit, Hub};
-use crate::games::ids::{GameId, SeatToken, now_ms};
+use crate::games::ids::{GameId, now_ms};
 use crate::games::live::{Json, Live};
 use crate::games::model::{Declared, Mode, Side, Status};
 use crate::games::refusal::{CoreError, CoreResult, Refusal};
-use crate::games::seats::Seat;
+use crate::games::seats::{Seat, Who};
 use crate::store::GameRow;
 
 /// An answer to an offer.
@@ -41,14 +41,14 @@ impl Hub {
     pub async fn draw(
         self: &Arc<Self>,
         id: &GameId,
-        token: Option<&SeatToken>,
+        who: &Who,
         action: Action,
         client: ClientKey,
     ) -> CoreResult<Json> {
         if action == Action::Offer {
             let (_, g) = self.current(id).await?;
             if g.row.mode == Mode::Engine {
-                let seat = g.seated(token)?;
+                let seat = g.seated(who)?;
                 g.must_be_active()?;
                 let me = seat.side(g.turn());
                 // The engine thinks without holding the game: moves and
@@ -62,7 +62,7 @@ impl Hub {
                         if g.row.version != version {
                             return Err(Refusal::ChangedWhileThinking);
                         }
-                        let seat = g.seated(token)?;
+                        let seat = g.seated(who)?;
                         let edit = if accepts {
                             Edit::Declare(Declared::DrawAgreed)
                         } else {
@@ -76,7 +76,7 @@ impl Hub {
         }
         let (mut g, seat) = self
             .act(id, None, |g, _| {
-                let seat = g.seated(token)?;
+                let seat = g.seated(who)?;
                 g.must_be_active()?;
                 let me = seat.side(g.turn());
                 let edit = match action {
@@ -108,12 +108,12 @@ impl Hub {
     pub async fn takeback(
         self: &Arc<Self>,
         id: &GameId,
-        token: Option<&SeatToken>,
+        who: &Who,
         action: Action,
     ) -> CoreResult<Json> {
         let (mut g, seat) = self
             .act(id, None, |g, _| {
-                let seat = g.seated(token)?;
+                let seat = g.seated(who)?;
                 if g.row.mode != Mode::Friend {
                     return Err(Refusal::UseUndo);
                 }
@@ -154,14 +154,10 @@ impl Hub {
     }
 
     /// Until both sides have moved, either seat may call the game off.
-    pub async fn abort(
-        self: &Arc<Self>,
-        id: &GameId,
-        token: Option<&SeatToken>,
-    ) -> CoreResult<Json> {
+    pub async fn abort(self: &Arc<Self>, id: &GameId, who: &Who) -> CoreResult<Json> {
         let (mut g, seat) = self
             .act(id, None, |g, _| {
-                let seat = g.seated(token)?;
+                let seat = g.seated(who)?;
                 if g.status() != Status::Waiting {
                     g.must_be_active()?;
                 }
@@ -191,7 +187,7 @@ impl Hub {
     pub async fn rematch(
         self: &Arc<Self>,
         id: &GameId,
-        token: Option<&SeatToken>,
+        who: &Who,
         action: Action,
         client: ClientKey,
     ) -> CoreResult<Option<Rematch>> {
@@ -200,7 +196,7 @@ impl Hub {
         let (mut g, seat) = self
             .act(id, None, |g, _| {
                 start = false;
-                let seat = g.seated(token)?;
+                let seat = g.seated(who)?;
                 if matches!(g.status(), Status::Active | Status::Waiting) {
                     return Err(Refusal::RematchAfterEnd);
                 }
@@ -246,6 +242,8 @@ impl Hub {
             engine_color: old.engine_color.map(Side::other),
             white_seat: old.black_seat.clone(),
             black_seat: old.white_seat.clone(),
+            white_user: old.black_user,
+            black_user: old.white_user,
             started_ms: Some(now),
             clock: old
                 .clock

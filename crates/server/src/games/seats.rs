@@ -5,7 +5,7 @@
 
 use serde::Serialize;
 
-use crate::games::ids::SeatToken;
+use crate::games::ids::{SeatToken, UserId};
 use crate::games::model::Side;
 use crate::store::GameRow;
 
@@ -49,11 +49,33 @@ impl From<Side> for Seat {
     }
 }
 
-/// The seat `token` holds in the game of `row`, if any.
-pub fn seat_of(row: &GameRow, token: Option<&SeatToken>) -> Option<Seat> {
-    let t = token?;
-    let holds = |seat: &Option<_>| seat.as_ref().is_some_and(|s| t.opens(s));
-    match (holds(&row.white_seat), holds(&row.black_seat)) {
+/// Who asks: the seat token they sent, and the account they are signed
+/// in with (a signed-in player's session is their seat, issue 20).
+#[derive(Clone, Debug, Default)]
+pub struct Who {
+    pub token: Option<SeatToken>,
+    pub user: Option<UserId>,
+}
+
+impl Who {
+    pub fn token(token: Option<SeatToken>) -> Who {
+        Who { token, user: None }
+    }
+}
+
+/// The seat `who` holds in the game of `row`, if any: by its token, or by
+/// its account.
+pub fn seat_of(row: &GameRow, who: &Who) -> Option<Seat> {
+    let holds = |seat: &Option<_>, user: Option<UserId>| {
+        who.token
+            .as_ref()
+            .is_some_and(|t| seat.as_ref().is_some_and(|s| t.opens(s)))
+            || (who.user.is_some() && who.user == user)
+    };
+    match (
+        holds(&row.white_seat, row.white_user),
+        holds(&row.black_seat, row.black_user),
+    ) {
         (true, true) => Some(Seat::Both),
         (true, false) => Some(Seat::White),
         (false, true) => Some(Seat::Black),
@@ -87,15 +109,37 @@ mod tests {
         r
     }
 
+    fn with(t: &str) -> Who {
+        Who::token(Some(token(t)))
+    }
+
     #[test]
     fn tokens_give_their_seats_only() {
         let r = row(Some("whiteSecret"), Some("blackSecret"));
-        assert_eq!(seat_of(&r, Some(&token("whiteSecret"))), Some(Seat::White));
-        assert_eq!(seat_of(&r, Some(&token("blackSecret"))), Some(Seat::Black));
-        assert_eq!(seat_of(&r, Some(&token("blackSecreT"))), None);
-        assert_eq!(seat_of(&r, None), None);
+        assert_eq!(seat_of(&r, &with("whiteSecret")), Some(Seat::White));
+        assert_eq!(seat_of(&r, &with("blackSecret")), Some(Seat::Black));
+        assert_eq!(seat_of(&r, &with("blackSecreT")), None);
+        assert_eq!(seat_of(&r, &Who::default()), None);
         let local = row(Some("both"), Some("both"));
-        assert_eq!(seat_of(&local, Some(&token("both"))), Some(Seat::Both));
+        assert_eq!(seat_of(&local, &with("both")), Some(Seat::Both));
+    }
+
+    #[test]
+    fn an_account_holds_its_seat_without_a_token() {
+        let mut r = row(Some("whiteSecret"), Some("blackSecret"));
+        r.black_user = Some(UserId(7));
+        let me = Who {
+            token: None,
+            user: Some(UserId(7)),
+        };
+        assert_eq!(seat_of(&r, &me), Some(Seat::Black));
+        let other = Who {
+            token: None,
+            user: Some(UserId(8)),
+        };
+        assert_eq!(seat_of(&r, &other), None);
+        // No account on either seat: a signed-in stranger holds nothing.
+        assert_eq!(seat_of(&row(Some("w"), None), &other), None);
     }
 
     #[test]

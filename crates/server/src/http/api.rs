@@ -27,7 +27,7 @@ use crate::games::live::rules_of;
 use crate::games::model::{Mode, Side};
 use crate::games::offers::Action;
 use crate::games::refusal::Refusal;
-use crate::games::seats::Seat;
+use crate::games::seats::{Seat, Who};
 use crate::games::view;
 use crate::http::error::{ApiError, ApiResult};
 use crate::http::guard::{Edge, Site};
@@ -90,6 +90,20 @@ fn bearer(headers: &HeaderMap) -> Option<SeatToken> {
         .and_then(|v| v.to_str().ok())
         .and_then(|v| v.strip_prefix("Bearer "))
         .and_then(|t| SeatToken::parse(t.trim()).ok())
+}
+
+/// Who asks: the bearer token, and the account of the session cookie (a
+/// signed-in player's session is their seat). The account is looked up
+/// only when a cookie is sent.
+pub(crate) async fn who(app: &App, headers: &HeaderMap) -> ApiResult<Who> {
+    let user = match account::session_of(headers) {
+        Some(s) => app.accounts.signed_in(Some(&s)).await?.map(|s| s.account),
+        None => None,
+    };
+    Ok(Who {
+        token: bearer(headers),
+        user,
+    })
 }
 
 /// The game of a request's path (`/api/games/{id}/…`), read once: a text
@@ -284,7 +298,8 @@ fn read_position(lfen: &str, rules: legion_rules::Rules) -> ApiResult<Position> 
 #[derive(Serialize)]
 struct CreatedBody<'a> {
     id: &'a GameId,
-    token: &'a SeatToken,
+    /// `null` only for a rematch asked with a session and no token.
+    token: Option<&'a SeatToken>,
     color: Seat,
     invite: Option<&'a InviteCode>,
     state: &'a RawValue,
@@ -301,6 +316,7 @@ fn random_side() -> Side {
 async fn create_game(
     State(app): State<App>,
     client: Client,
+    headers: HeaderMap,
     b: Result<Bytes, BytesRejection>,
 ) -> ApiResult<Response> {
     let req: CreateGame = body(b)?;
@@ -368,13 +384,14 @@ async fn create_game(
                 rules,
                 start,
                 clock,
+                creator: who(&app, &headers).await?.user,
             },
             client.0,
         )
         .await?;
     let text = serde_json::to_string(&CreatedBody {
         id: &created.id,
-        token: &created.token,
+        token: Some(&created.token),
         color: created.seat,
         invite: created.invite.as_ref(),
         state: &created.state,
@@ -410,7 +427,7 @@ async fn join(
         InviteCode::parse(&req.invite).map_err(|_| ApiError::from(Refusal::WrongInvite))?;
     let joined = app
         .hub
-        .join(&id, &invite, bearer(&headers).as_ref())
+        .join(&id, &invite, &who(&app, &headers).await?)
         .await?;
     let text = serde_json::to_string(&JoinedBody {
         token: &joined.token,
@@ -427,7 +444,7 @@ async fn game_state(
     headers: HeaderMap,
 ) -> ApiResult<Response> {
     Ok(state_response(
-        &app.hub.state(&id, bearer(&headers).as_ref()).await?,
+        &app.hub.state(&id, &who(&app, &headers).await?).await?,
     ))
 }
 
@@ -447,14 +464,15 @@ async fn play_move(
     b: Result<Bytes, BytesRejection>,
 ) -> ApiResult<Response> {
     let req: MoveRequest = body(b)?;
-    let t = bearer(&headers).or_else(|| req.token.and_then(|t| SeatToken::parse(&t).ok()));
+    let mut t = who(&app, &headers).await?;
+    if t.token.is_none() {
+        t.token = req.token.and_then(|t| SeatToken::parse(&t).ok());
+    }
     if req.mv.len() > MAX_MOVE {
         return Err(move_too_long());
     }
     Ok(state_response(
-        &app.hub
-            .play(&id, t.as_ref(), &req.mv, req.ply, client.0)
-            .await?,
+        &app.hub.play(&id, &t, &req.mv, req.ply, client.0).await?,
     ))
 }
 
@@ -485,7 +503,7 @@ async fn undo(
     let req: UndoRequest = body(b)?;
     Ok(state_response(
         &app.hub
-            .undo(&id, bearer(&headers).as_ref(), req.ply)
+            .undo(&id, &who(&app, &headers).await?, req.ply)
             .await?,
     ))
 }
@@ -498,7 +516,7 @@ async fn resign(
 ) -> ApiResult<Response> {
     no_fields(b)?;
     Ok(state_response(
-        &app.hub.resign(&id, bearer(&headers).as_ref()).await?,
+        &app.hub.resign(&id, &who(&app, &headers).await?).await?,
     ))
 }
 
@@ -510,7 +528,7 @@ async fn abort(
 ) -> ApiResult<Response> {
     no_fields(b)?;
     Ok(state_response(
-        &app.hub.abort(&id, bearer(&headers).as_ref()).await?,
+        &app.hub.abort(&id, &who(&app, &headers).await?).await?,
     ))
 }
 
@@ -541,7 +559,7 @@ async fn draw(
     let a = action(b, "draw")?;
     Ok(state_response(
         &app.hub
-            .draw(&id, bearer(&headers).as_ref(), a, client.0)
+            .draw(&id, &who(&app, &headers).await?, a, client.0)
             .await?,
     ))
 }
@@ -554,7 +572,9 @@ async fn takeback(
 ) -> ApiResult<Response> {
     let a = action(b, "takeback")?;
     Ok(state_response(
-        &app.hub.takeback(&id, bearer(&headers).as_ref(), a).await?,
+        &app.hub
+            .takeback(&id, &who(&app, &headers).await?, a)
+            .await?,
     ))
 }
 
@@ -578,15 +598,14 @@ async fn rematch(
         }
     };
     app.new_games.check(client)?;
-    let token = bearer(&headers);
-    match app.hub.rematch(&id, token.as_ref(), a, client.0).await? {
-        None => Ok(state_response(&app.hub.state(&id, token.as_ref()).await?)),
+    let me = who(&app, &headers).await?;
+    match app.hub.rematch(&id, &me, a, client.0).await? {
+        None => Ok(state_response(&app.hub.state(&id, &me).await?)),
         Some(r) => {
-            // The rematch keeps each player's token (the seat was checked).
-            let token = token.ok_or_else(|| ApiError::internal("a rematch without a token"))?;
+            // The rematch keeps each player's token (and account).
             let text = serde_json::to_string(&CreatedBody {
                 id: &r.id,
-                token: &token,
+                token: me.token.as_ref(),
                 color: r.seat,
                 invite: None,
                 state: &r.state,

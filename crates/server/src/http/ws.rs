@@ -17,7 +17,7 @@ use tokio::time::Instant;
 use crate::games::cache::Handle;
 use crate::games::event::Notice;
 use crate::games::ids::{GameId, SeatToken};
-use crate::games::seats::seat_of;
+use crate::games::seats::{Who, seat_of};
 use crate::http::api::{App, GamePath, MAX_MOVE};
 use crate::http::error::ApiError;
 use crate::http::limits::{Client, SocketPlace};
@@ -117,10 +117,17 @@ pub async fn handler(
     GamePath(id): GamePath,
     client: Client,
     lang: Lang,
+    headers: axum::http::HeaderMap,
     upgrade: WebSocketUpgrade,
 ) -> Response {
     let place = match app.sockets.take(client) {
         Ok(p) => p,
+        Err(e) => return e.into_response(),
+    };
+    // A signed-in player's session cookie (sent with the upgrade) holds
+    // their seat; a token may come in the hello.
+    let who = match crate::http::api::who(&app, &headers).await {
+        Ok(w) => w,
         Err(e) => return e.into_response(),
     };
     // Unknown games are refused before the upgrade.
@@ -144,7 +151,7 @@ pub async fn handler(
                 client,
                 lang,
                 handle,
-                token: None,
+                who,
                 _place: place,
             };
             s.run(socket).await;
@@ -159,7 +166,7 @@ struct Session {
     /// The language of the page that opened the socket, for its errors.
     lang: Lang,
     handle: Handle,
-    token: Option<SeatToken>,
+    who: Who,
     _place: SocketPlace,
 }
 
@@ -190,7 +197,7 @@ impl Session {
     /// the client was saying hello, say) is sent after it.
     async fn full_state(&self) -> (String, Updates) {
         let mut g = self.handle.lock().await;
-        let seat = seat_of(&g.row, self.token.as_ref());
+        let seat = seat_of(&g.row, &self.who);
         let state = self.app.hub.full(&mut g, seat);
         let updates = g.tx.subscribe();
         (ServerMessage::State { state: &state }.text(), updates)
@@ -211,7 +218,7 @@ impl Session {
             close(&mut out, POLICY, "the first message must be a hello").await;
             return;
         };
-        self.token = token;
+        self.who.token = token;
         let (state, mut updates) = self.full_state().await;
         if out.send(Message::Text(state.into())).await.is_err() {
             return;
@@ -295,7 +302,7 @@ impl Session {
         match msg {
             ClientMessage::Ping => Next::Reply(ServerMessage::Pong.text()),
             ClientMessage::Hello { token } => {
-                self.token = token;
+                self.who.token = token;
                 Next::State
             }
             ClientMessage::Move { mv, ply } => {
@@ -313,7 +320,7 @@ impl Session {
                 let played = self
                     .app
                     .hub
-                    .play(&self.id, self.token.as_ref(), &mv, ply, self.client.0)
+                    .play(&self.id, &self.who, &mv, ply, self.client.0)
                     .await;
                 Next::Reply(match played {
                     Ok(_) => ServerMessage::Ack { ply, mv: &mv }.text(),

@@ -13,7 +13,7 @@ pub use accounts::{AccountRow, NewAccount};
 
 use crate::games::clock::Clock;
 use crate::games::event::{Event, What};
-use crate::games::ids::{GameId, SecretHash};
+use crate::games::ids::{GameId, SecretHash, UserId};
 use crate::games::model::{Declared, Mode, Side};
 
 pub use postgres::{CHANNEL, PgStore};
@@ -63,6 +63,10 @@ pub struct GameRow {
     /// `black_token`: hashes since schema 6 on SQLite, 4 on PostgreSQL).
     pub white_seat: Option<SecretHash>,
     pub black_seat: Option<SecretHash>,
+    /// The accounts that hold the seats, for players signed in (issue 20):
+    /// their session is their seat, as the token is.
+    pub white_user: Option<UserId>,
+    pub black_user: Option<UserId>,
     /// The hash of a friend game's one-time invite code; the seat it opens
     /// is the one without a token until it is claimed.
     pub invite: Option<SecretHash>,
@@ -103,6 +107,8 @@ impl GameRow {
             engine_color: None,
             white_seat: None,
             black_seat: None,
+            white_user: None,
+            black_user: None,
             invite: None,
             started_ms: None,
             clock: None,
@@ -203,7 +209,7 @@ pub(crate) const COLUMNS: &str =
     "id, created_ms, mode, rules, start_lfen, level, engine_color, white_token,
     black_token, clock_initial_ms, clock_increment_ms, white_ms, black_ms, turn_started_ms,
     declared, draw_offer, invite, started_ms, takeback_offer, deadline_ms, rematch_offer, rematch,
-    version";
+    version, white_user, black_user";
 
 /// A word read back from the database, or a `Corrupt` error naming it.
 fn word<T>(
@@ -242,6 +248,8 @@ pub(crate) struct RawRow {
     pub(crate) rematch_offer: Option<String>,
     pub(crate) rematch: Option<String>,
     pub(crate) version: i64,
+    pub(crate) white_user: Option<i64>,
+    pub(crate) black_user: Option<i64>,
 }
 
 impl RawRow {
@@ -280,6 +288,8 @@ impl RawRow {
             takeback_offer: word(&raw_id, "takeback offer", self.takeback_offer, Side::parse)?,
             rematch_offer: word(&raw_id, "rematch offer", self.rematch_offer, Side::parse)?,
             rematch: word(&raw_id, "rematch", self.rematch, |s| GameId::parse(s).ok())?,
+            white_user: self.white_user.map(UserId),
+            black_user: self.black_user.map(UserId),
             white_seat: hash("white seat", self.white_token)?,
             black_seat: hash("black seat", self.black_token)?,
             invite: hash("invite", self.invite)?,

@@ -96,6 +96,9 @@ const MIGRATIONS: &[&str] = &[
         expires_ms BIGINT NOT NULL
     );
     CREATE INDEX sessions_account ON sessions(account_id);",
+    // 6: the accounts that hold a game's seats, as SQLite's schema 8.
+    "ALTER TABLE games ADD COLUMN white_user BIGINT REFERENCES accounts(id);
+    ALTER TABLE games ADD COLUMN black_user BIGINT REFERENCES accounts(id);",
 ];
 
 /// The channel on which every change of a game is announced (an `Event`
@@ -429,6 +432,8 @@ fn raw_row(r: &PgRow) -> Result<RawRow, StoreError> {
         rematch_offer: r.try_get(20)?,
         rematch: r.try_get(21)?,
         version: r.try_get(22)?,
+        white_user: r.try_get(23)?,
+        black_user: r.try_get(24)?,
     })
 }
 
@@ -443,7 +448,7 @@ async fn apply(tx: &mut Transaction<'_, Postgres>, w: &Write) -> Result<(), Stor
     bind_new_row(
         sqlx::query(AssertSqlSafe(format!(
             "INSERT INTO games ({COLUMNS}) VALUES ({})",
-            params(1, 23)
+            params(1, 25)
         ))),
         g,
     )
@@ -484,9 +489,9 @@ fn params(from: usize, to: usize) -> String {
 /// How a game's statement changes its row.
 #[derive(Clone, Copy)]
 enum First {
-    /// A new game: every column (23 parameters).
+    /// A new game: every column (25 parameters).
     Insert,
-    /// The next version of the row: the columns that change (14).
+    /// The next version of the row: the columns that change (16).
     Update,
 }
 
@@ -511,18 +516,19 @@ fn one_statement(first: First, moves: Moves, g: &GameRow) -> String {
         First::Insert => (
             format!(
                 "INSERT INTO games ({COLUMNS}) VALUES ({}) RETURNING id",
-                params(1, 23)
+                params(1, 25)
             ),
-            23,
+            25,
         ),
         First::Update => (
             "UPDATE games SET white_ms = $2, black_ms = $3, turn_started_ms = $4,
                 declared = $5, draw_offer = $6, white_token = $7, black_token = $8,
                 started_ms = $9, takeback_offer = $10, deadline_ms = $11,
-                rematch_offer = $12, rematch = $13, version = $14
+                rematch_offer = $12, rematch = $13, version = $14,
+                white_user = $15, black_user = $16
              WHERE id = $1 AND version = $14 - 1 RETURNING id"
                 .to_string(),
-            14,
+            16,
         ),
     };
     let mut next = || {
@@ -607,6 +613,8 @@ fn bind_new_row<'q>(q: PgQuery<'q>, g: &'q GameRow) -> PgQuery<'q> {
         .bind(g.rematch_offer.map(Side::code))
         .bind(g.rematch.as_ref().map(GameId::as_str))
         .bind(g.version)
+        .bind(g.white_user.map(|u| u.0))
+        .bind(g.black_user.map(|u| u.0))
 }
 
 /// Binds the columns an update changes, as `First::Update` numbers them.
@@ -626,4 +634,6 @@ fn bind_row<'q>(q: PgQuery<'q>, g: &'q GameRow) -> PgQuery<'q> {
         .bind(g.rematch_offer.map(Side::code))
         .bind(g.rematch.as_ref().map(GameId::as_str))
         .bind(g.version)
+        .bind(g.white_user.map(|u| u.0))
+        .bind(g.black_user.map(|u| u.0))
 }

@@ -96,6 +96,10 @@ const MIGRATIONS: &[&str] = &[
         expires_ms INTEGER NOT NULL
     );
     CREATE INDEX sessions_account ON sessions(account_id);",
+    // 8: the accounts that hold a game's seats (a signed-in player's
+    // session is their seat).
+    "ALTER TABLE games ADD COLUMN white_user INTEGER REFERENCES accounts(id);
+    ALTER TABLE games ADD COLUMN black_user INTEGER REFERENCES accounts(id);",
 ];
 
 /// The schema version from which seat tokens and invites are hashes.
@@ -170,6 +174,8 @@ fn raw_row(r: &rusqlite::Row<'_>) -> rusqlite::Result<RawRow> {
         rematch_offer: r.get(20)?,
         rematch: r.get(21)?,
         version: r.get(22)?,
+        white_user: r.get(23)?,
+        black_user: r.get(24)?,
     })
 }
 
@@ -392,7 +398,7 @@ fn apply(c: &Connection, w: &Write) -> Result<(), StoreError> {
             c.execute(
                 &format!(
                     "INSERT INTO games ({COLUMNS}) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10,
-                     ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19, ?20, ?21, ?22, ?23)"
+                     ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19, ?20, ?21, ?22, ?23, ?24, ?25)"
                 ),
                 params![
                     g.id.as_str(),
@@ -418,6 +424,8 @@ fn apply(c: &Connection, w: &Write) -> Result<(), StoreError> {
                     g.rematch_offer.map(Side::code),
                     g.rematch.as_ref().map(GameId::as_str),
                     g.version,
+                    g.white_user.map(|u| u.0),
+                    g.black_user.map(|u| u.0),
                 ],
             )?;
             Ok(())
@@ -482,7 +490,7 @@ fn update_row(c: &Connection, g: &GameRow) -> Result<(), StoreError> {
             "UPDATE games SET white_ms = ?2, black_ms = ?3, turn_started_ms = ?4, declared = ?5,
             draw_offer = ?6, white_token = ?7, black_token = ?8, started_ms = ?9,
             takeback_offer = ?10, deadline_ms = ?11, rematch_offer = ?12, rematch = ?13,
-            version = ?14
+            version = ?14, white_user = ?15, black_user = ?16
          WHERE id = ?1 AND version = ?14 - 1",
         )?
         .execute(params![
@@ -500,6 +508,8 @@ fn update_row(c: &Connection, g: &GameRow) -> Result<(), StoreError> {
             g.rematch_offer.map(Side::code),
             g.rematch.as_ref().map(GameId::as_str),
             g.version,
+            g.white_user.map(|u| u.0),
+            g.black_user.map(|u| u.0),
         ])?;
     if changed == 0 {
         return Err(StoreError::Stale(g.id.to_string()));
