@@ -20,6 +20,7 @@ import { NAV_PATHS as NAV_ICONS, pathIcon } from './svg.js';
 import { GameReview } from './gamereview.js';
 import { showMove } from './notation.js';
 
+/** @param {HTMLElement} root */
 export function mountAnalysis(root) {
   const page = new AnalysisPage(root);
   return () => page.destroy();
@@ -29,22 +30,87 @@ export function mountAnalysis(root) {
 const MAX_LINES = 3;
 const GAME_ID = /^[A-Za-z0-9_-]{1,64}$/;
 
+/**
+ * @typedef {import('./movetree.js').TreeNode} TreeNode
+ * @typedef {import('./lfen.js').BoardMap} BoardMap
+ * @typedef {{id: string, status: string, moves: any[], nodes: TreeNode[]}} AnalysedGame
+ * @typedef {{score?: string, pv?: string[], nodes?: number}} EngineLine
+ */
+
+/** A part of the page not made yet (typed as any part). @type {any} */
+const UNSET = null;
+
+/** @param {unknown} e */
+const messageOf = (e) => (e instanceof Error ? e.message : String(e));
+
 class AnalysisPage {
+  // The page's parts, made by build() and buildEditor() from the constructor
+  // (UNSET until then: nothing reads them before).
+  /** @type {Board} */ board = UNSET;
+  /** @type {HTMLElement} */ evalBar = UNSET;
+  /** @type {HTMLElement} */ status = UNSET;
+  /** @type {HTMLElement} */ error = UNSET;
+  /** @type {HTMLElement} */ phaseNote = UNSET;
+  /** @type {HTMLElement} */ gameTitle = UNSET;
+  /** @type {HTMLElement} */ gameResult = UNSET;
+  /** @type {HTMLAnchorElement} */ gameLink = UNSET;
+  /** @type {HTMLElement} */ gamePanel = UNSET;
+  /** @type {HTMLInputElement} */ engineToggle = UNSET;
+  /** @type {HTMLElement} */ score = UNSET;
+  /** @type {HTMLElement} */ depth = UNSET;
+  /** @type {HTMLElement} */ pv = UNSET;
+  /** @type {HTMLElement} */ enginePanel = UNSET;
+  /** @type {TreeView} */ treeView = UNSET;
+  /** @type {HTMLElement} */ treeActions = UNSET;
+  /** @type {HTMLElement} */ judgementNote = UNSET;
+  /** @type {HTMLElement} */ movesPanel = UNSET;
+  /** @type {GameReview} */ review = UNSET;
+  /** @type {HTMLInputElement} */ lfenInput = UNSET;
+  /** @type {HTMLTextAreaElement} */ recordInput = UNSET;
+  /** @type {HTMLInputElement} */ rulesToggle = UNSET;
+  /** @type {HTMLElement} */ playPanel = UNSET;
+  /** @type {HTMLElement} */ editPanel = UNSET;
+  /** @type {string} */ tool = 'wM';
+  /** @type {HTMLElement[]} */ paletteButtons = [];
+  /** @type {HTMLSelectElement} */ turnSelect = UNSET;
+  /** @type {Record<string, HTMLInputElement>} */ castleBoxes = {};
+  /** @type {HTMLElement} */ editStatus = UNSET;
+  /** @type {HTMLButtonElement} */ editDone = UNSET;
+  /** @type {{board: BoardMap, turn: string, castling: string}} the position being set up */
+  edit = { board: {}, turn: 'w', castling: '' };
+  /** @type {TreeNode | null} the node drawn last */
+  shown = null;
+  /** @type {any} the server's view of the position shown, once it is in */
+  current = null;
+  /** @type {AbortController | null} */
+  analysis = null;
+  /** @type {{lfen: string, paths: string[][]} | null} the engine's lines' first moves */
+  best = null;
+  /** @type {ReturnType<typeof setTimeout> | undefined} */
+  analyseTimer = undefined;
+  /** @type {ReturnType<typeof setTimeout> | undefined} */
+  editTimer = undefined;
+
+  /** @param {HTMLElement} root */
   constructor(root) {
     const q = new URLSearchParams(location.search);
     this.rules = q.get('rules') === 'mate-ends-game' ? 'mate-ends-game' : 'default';
     this.tree = new MoveTree(q.get('lfen') || INITIAL_LFEN);
     this.node = this.tree.root;
-    this.game = null; // {id, status, result, reason, moves, nodes: [root, node of ply 1, ...]}
-    this.result = null; // {node, text}: the result written after the main line's last move
-    this.views = new Map(); // rules + LFEN -> the server's view of it (a promise)
-    this.evals = new Map(); // rules + LFEN -> the engine's answer
+    /** @type {AnalysedGame | null} the game analysed: its moves and their nodes [root, node of ply 1, ...] */
+    this.game = null;
+    /** @type {{node: TreeNode, text: string} | null} the result written after the main line's last move */
+    this.result = null;
+    /** @type {Map<string, Promise<any>>} rules + LFEN -> the server's view of it */
+    this.views = new Map();
+    /** @type {Map<string, any>} rules + LFEN -> the engine's answer */
+    this.evals = new Map();
     this.engineOn = localStorage.getItem('legion:engine') !== 'off';
     this.editing = false;
     this.flipped = false;
     this.destroyed = false;
     this.build(root);
-    this.onKey = (e) => this.key(e);
+    this.onKey = (/** @type {KeyboardEvent} */ e) => this.key(e);
     document.addEventListener('keydown', this.onKey);
     const id = q.get('game');
     if (id && GAME_ID.test(id)) this.loadGame(id, q.get('ply'));
@@ -61,6 +127,7 @@ class AnalysisPage {
     clearTimeout(this.editTimer);
   }
 
+  /** @param {HTMLElement} root */
   build(root) {
     const boardBox = h('div.board-box');
     this.board = new Board(boardBox, {
@@ -124,11 +191,11 @@ class AnalysisPage {
 
     // Position and record input.
     this.lfenInput = h('input.lfen-field', { type: 'text', id: 'lfen-input', spellcheck: 'false', autocomplete: 'off', 'aria-label': t('analysis.lfenLabel') });
-    const lfenForm = h('form.copy-row', { onsubmit: (e) => { e.preventDefault(); this.loadLfen(this.lfenInput.value); } },
+    const lfenForm = h('form.copy-row', { onsubmit: (/** @type {Event} */ e) => { e.preventDefault(); this.loadLfen(this.lfenInput.value); } },
       this.lfenInput, h('button', { type: 'submit' }, t('analysis.load')),
       h('button', { type: 'button', onclick: async () => toast((await copyText(this.lfen())) ? t('common.lfenCopied') : t('common.copyFailed')) }, t('common.copy')));
     this.recordInput = h('textarea', { id: 'record-input', rows: 4, placeholder: '[White "..."]\n\n1. c3-d4 f6-e5 2. d4:f6 ...', 'aria-label': t('analysis.record') });
-    const recordForm = h('form', { onsubmit: (e) => { e.preventDefault(); this.loadRecord(); } },
+    const recordForm = h('form', { onsubmit: (/** @type {Event} */ e) => { e.preventDefault(); this.loadRecord(); } },
       h('label', { for: 'record-input' }, h('strong', t('analysis.record')), h('span.small', ' — ' + t('analysis.recordHint'))),
       this.recordInput, h('div.row', h('button', { type: 'submit' }, t('analysis.loadRecord'))));
 
@@ -166,6 +233,7 @@ class AnalysisPage {
     return this.node.lfen;
   }
 
+  /** @param {string} lfen @returns {Promise<any>} */
   async view(lfen) {
     const key = this.rules + ' ' + lfen;
     if (!this.views.has(key)) {
@@ -183,6 +251,7 @@ class AnalysisPage {
   }
 
   /** Shows `node` (a node of the tree). */
+  /** @param {TreeNode | null | undefined} node */
   go(node) {
     if (!node || node === this.node || !this.tree.get(node.id)) return;
     this.node = node;
@@ -203,7 +272,7 @@ class AnalysisPage {
     this.showJudgement();
     const last = node.move;
     let pos;
-    try { pos = parseLfen(lfen); } catch (e) { this.showError(e.message); pos = { board: {}, turn: 'w' }; }
+    try { pos = parseLfen(lfen); } catch (e) { this.showError(messageOf(e)); pos = { board: {}, turn: 'w' }; }
     const base = { board: pos.board, turn: pos.turn, lastPath: last ? last.path : [], lastCaptured: last ? last.captured || [] : [] };
     // One step forward (a move played, or the next move) is played on the board.
     const prev = this.shown;
@@ -223,7 +292,7 @@ class AnalysisPage {
     } catch (e) {
       if (node !== this.node || this.destroyed) return;
       this.status.removeAttribute('aria-busy');
-      this.showError(e.message);
+      this.showError(messageOf(e));
       setText(this.status, t('analysis.invalid'));
       return;
     }
@@ -269,6 +338,7 @@ class AnalysisPage {
    * the page never applies the rules itself. From the middle of a line the
    * move starts a variation; the line stays.
    */
+  /** @param {any} move a legal move of the server's view, or a move the board entered */
   async play(move) {
     this.showError('');
     const from = this.node;
@@ -279,28 +349,29 @@ class AnalysisPage {
         if (!r.legal || !r.move || !r.move.lfen) { this.showError(r.error || t('analysis.illegal')); return; }
         move = r.move;
       } catch (e) {
-        this.showError(e.message);
+        this.showError(messageOf(e));
         return;
       }
     }
     if (this.destroyed || from !== this.node) return;
-    const known = from.children.some((c) => c.move.canonical === move.canonical);
+    const known = from.children.some((c) => c.move?.canonical === move.canonical);
     this.node = this.tree.add(from, move);
     if (known) this.show();
     else this.refresh();
   }
 
+  /** @param {string[]} squares */
   async explain(squares) {
     try {
       const r = await api.explain(this.lfen(), this.rules, squares);
       if (r && r.legal && r.move) {
         const legal = (this.current && this.current.legal) || [];
-        this.play(legal.find((m) => m.canonical === r.move.canonical) || r.move);
+        this.play(legal.find((/** @type {any} */ m) => m.canonical === r.move.canonical) || r.move);
       } else if (r) {
         this.showError(r.error || t('analysis.illegal'));
       }
     } catch (e) {
-      this.showError(e.message);
+      this.showError(messageOf(e));
     }
   }
 
@@ -308,15 +379,16 @@ class AnalysisPage {
    * Plays the server's moves `canonicals` one after another from `node`
    * (each looked up in that position's legal moves) and shows the last.
    */
+  /** @param {TreeNode} node @param {string[]} canonicals */
   async playLine(node, canonicals) {
     let n = node;
     let grew = false;
     for (const c of canonicals) {
       let v;
-      try { v = await this.view(n.lfen); } catch (e) { this.showError(e.message); break; }
-      const m = (v.legal || []).find((x) => x.canonical === c);
+      try { v = await this.view(n.lfen); } catch (e) { this.showError(messageOf(e)); break; }
+      const m = (v.legal || []).find((/** @type {any} */ x) => x.canonical === c);
       if (!m || this.destroyed) break;
-      if (!n.children.some((x) => x.move.canonical === c)) grew = true;
+      if (!n.children.some((x) => x.move?.canonical === c)) grew = true;
       n = this.tree.add(n, m);
     }
     if (this.destroyed || n === node) return;
@@ -327,6 +399,7 @@ class AnalysisPage {
 
   // ---- the tree's menu ---------------------------------------------------------
 
+  /** @param {string} action @param {TreeNode} node */
   act(action, node) {
     if (!node || !node.parent || !this.tree.get(node.id)) return;
     if (action === 'promote') this.tree.promote(node);
@@ -349,6 +422,7 @@ class AnalysisPage {
 
   // ---- a game of the site ------------------------------------------------------
 
+  /** @param {string} id @param {string | null} plyParam */
   async loadGame(id, plyParam) {
     setText(this.status, t('analysis.game.loading'));
     let g;
@@ -356,7 +430,7 @@ class AnalysisPage {
       g = await request('GET', `/api/games/${encodeURIComponent(id)}`);
     } catch (e) {
       if (this.destroyed) return;
-      this.showError(t('analysis.game.loadFailed', { error: e.message }));
+      this.showError(t('analysis.game.loadFailed', { error: messageOf(e) }));
       this.refresh();
       return;
     }
@@ -383,9 +457,12 @@ class AnalysisPage {
   }
 
   /** The ply of the game at `node`, or at the last move of the game on its way back to the start. */
+  /** @param {TreeNode} node */
   gamePly(node) {
     if (!this.game) return null;
-    for (let n = node; n; n = n.parent) {
+    /** @type {TreeNode | null} */
+    let n = node;
+    for (; n; n = n.parent) {
       const i = this.game.nodes.indexOf(n);
       if (i >= 0) return i;
     }
@@ -393,8 +470,10 @@ class AnalysisPage {
   }
 
   /** The node of the game's ply `ply`, put back into the tree if it was deleted. */
+  /** @param {number} ply */
   gameNode(ply) {
     const g = this.game;
+    if (!g) return { node: this.tree.root, grew: false };
     let grew = false;
     for (let i = 1; i <= ply; i++) {
       if (!this.tree.get(g.nodes[i].id) || g.nodes[i].parent !== g.nodes[i - 1]) {
@@ -406,12 +485,14 @@ class AnalysisPage {
     return { node: g.nodes[ply], grew };
   }
 
+  /** @param {number} ply */
   goToGamePly(ply) {
     if (!this.game) return;
     const { node, grew } = this.gameNode(Math.max(0, Math.min(this.game.moves.length, ply)));
     if (grew) { this.node = node; this.refresh(); } else this.go(node);
   }
 
+  /** @param {number} ply */
   gameMoveName(ply) {
     const m = this.game && this.game.moves[ply - 1];
     if (!m) return '';
@@ -420,6 +501,7 @@ class AnalysisPage {
   }
 
   /** The computer's judgement of `node`'s move, when it is a judged move of the game. */
+  /** @param {TreeNode} node */
   judgement(node) {
     if (!this.game || !this.review.report) return null;
     const ply = this.game.nodes.indexOf(node);
@@ -431,9 +513,10 @@ class AnalysisPage {
     this.judgementNote.hidden = !j;
     if (!j) { this.judgementNote.replaceChildren(); return; }
     const parts = [h(`span.glyph.judged-${j.cls}`, j.glyph), ' ', h('span', j.title)];
-    if (j.best) {
-      const parent = this.node.parent;
-      parts.push(' ', h('button.link', { type: 'button', onclick: () => this.playLine(parent, [j.best]) }, t('analysis.review.tryBest')));
+    const parent = this.node.parent;
+    const best = j.best;
+    if (best && parent) {
+      parts.push(' ', h('button.link', { type: 'button', onclick: () => this.playLine(parent, [best]) }, t('analysis.review.tryBest')));
     }
     this.judgementNote.className = `note judgement judged-${j.cls}`;
     this.judgementNote.replaceChildren(...parts);
@@ -448,6 +531,7 @@ class AnalysisPage {
   // ---- loading -------------------------------------------------------------------
 
   /** Starts over from `start`: an empty tree, no game. */
+  /** @param {string} start */
   newTree(start) {
     this.tree.reset(start);
     this.node = this.tree.root;
@@ -457,6 +541,7 @@ class AnalysisPage {
     this.review.reset();
   }
 
+  /** @param {string} text */
   async loadLfen(text) {
     text = String(text || '').trim();
     if (!text) return;
@@ -466,7 +551,7 @@ class AnalysisPage {
       this.showError('');
       this.refresh();
     } catch (e) {
-      this.showError(e.message);
+      this.showError(messageOf(e));
     }
   }
 
@@ -488,7 +573,7 @@ class AnalysisPage {
       toast(t('analysis.recordLoaded', { game: who, moves: (r.moves || []).length, result: r.result || '*' }));
       this.refresh();
     } catch (e) {
-      this.showError(e.message);
+      this.showError(messageOf(e));
     }
   }
 
@@ -504,6 +589,7 @@ class AnalysisPage {
     });
   }
 
+  /** @param {string} text */
   showError(text) {
     showError(this.error, text);
   }
@@ -542,16 +628,17 @@ class AnalysisPage {
         if (ctl.signal.aborted || lfen !== this.lfen()) return;
         this.showEval(lfen, r);
       } catch (e) {
-        if (e && e.name === 'AbortError') return;
+        if (e instanceof Error && e.name === 'AbortError') return;
         if (lfen !== this.lfen()) return;
         setText(this.score, '–');
-        setText(this.depth, e instanceof ApiError && e.status === 503 ? t('analysis.engineBusy') : e.message);
+        setText(this.depth, e instanceof ApiError && e.status === 503 ? t('analysis.engineBusy') : messageOf(e));
         if (e instanceof ApiError && e.status === 503) this.analyseTimer = setTimeout(() => this.runEngine(), 2000);
       }
     }, 250);
   }
 
   /** The engine's answer for `lfen`: its lines (`lines`, when the server sends several) or its one best line. */
+  /** @param {string} lfen @param {any} r the server's answer */
   showEval(lfen, r) {
     const turn = lfenTurnAndNumber(lfen).turn;
     const lines = (Array.isArray(r.lines) && r.lines.length ? r.lines : [{ score: r.score, pv: r.pv && r.pv.length ? r.pv : r.best ? [r.best] : [] }])
@@ -559,11 +646,11 @@ class AnalysisPage {
     const first = scoreFor(lines[0].score, turn);
     setText(this.score, first.text);
     // Several lines are several searches: their nodes add up.
-    const nodes = lines.length > 1 ? lines.reduce((n, l) => n + (Number(l.nodes) || 0), 0) || r.nodes : r.nodes;
+    const nodes = lines.length > 1 ? lines.reduce((/** @type {number} */ n, /** @type {EngineLine} */ l) => n + (Number(l.nodes) || 0), 0) || r.nodes : r.nodes;
     setText(this.depth, t('analysis.depth', { depth: r.depth ?? '?', nodes: formatNumber(nodes || 0) }));
     this.setBar(first.bar);
     const node = this.node;
-    const rows = lines.map((line, i) => {
+    const rows = lines.map((/** @type {EngineLine} */ line, /** @type {number} */ i) => {
       const s = scoreFor(line.score, turn);
       const pv = line.pv || [];
       return h(lines.length > 1 ? 'div.pv-line.multi' : 'div.pv-line', { 'data-line': i + 1 },
@@ -571,24 +658,25 @@ class AnalysisPage {
         ' ', ...this.pvMoves(lfen, pv, node));
     });
     this.pv.replaceChildren(...rows);
-    this.best = { lfen, paths: lines.map((l) => squaresOfMove((l.pv || [])[0])) };
+    this.best = { lfen, paths: lines.map((/** @type {EngineLine} */ l) => squaresOfMove((l.pv || [])[0])) };
     this.redrawArrows();
   }
 
   /** The moves of a line, each a button that plays the line up to it. */
+  /** @param {string} lfen @param {any[]} pv @param {TreeNode} node */
   pvMoves(lfen, pv, node) {
     const start = lfenTurnAndNumber(lfen);
     let number = start.fullmove;
     let side = start.turn;
     const out = [];
     if (!pv.length) out.push('—');
-    pv.forEach((m, i) => {
+    pv.forEach((/** @type {any} */ m, /** @type {number} */ i) => {
       if (side === 'w') out.push(h('span.num', `${number}.`));
       else if (!i) out.push(h('span.num', `${number}…`));
       out.push(h('button.pv-move', {
         type: 'button',
         title: t('analysis.playLine'),
-        onclick: () => { if (this.node === node) this.playLine(node, pv.slice(0, i + 1).map((x) => x.canonical)); },
+        onclick: () => { if (this.node === node) this.playLine(node, pv.slice(0, i + 1).map((/** @type {any} */ x) => x.canonical)); },
       }, m.human ? showMove(m.human) : m.canonical));
       if (side === 'b') number++;
       side = side === 'w' ? 'b' : 'w';
@@ -597,6 +685,7 @@ class AnalysisPage {
   }
 
   /** Arrows of the engine's first moves: the best in blue, the other lines' in grey. */
+  /** @param {string} lfen */
   engineArrows(lfen) {
     if (!this.engineOn || !this.best || this.best.lfen !== lfen) return [];
     return this.best.paths.map((path, i) => ({ path, color: i ? 'grey' : 'blue' })).filter((a) => a.path.length >= 2).reverse();
@@ -606,8 +695,10 @@ class AnalysisPage {
     if (this.current && !this.editing) this.board.set({ ...this.board.view, arrows: this.engineArrows(this.lfen()) });
   }
 
+  /** @param {number} v */
   setBar(v) {
-    this.evalBar.firstChild.style.width = `${50 + v * 50}%`;
+    const bar = /** @type {HTMLElement | null} */ (this.evalBar.firstElementChild);
+    if (bar) bar.style.width = `${50 + v * 50}%`;
   }
 
   // ---- editor ----------------------------------------------------------------
@@ -615,7 +706,7 @@ class AnalysisPage {
   buildEditor() {
     this.tool = 'wM';
     this.paletteButtons = [];
-    const btn = (code, prisoner, label) => {
+    const btn = (/** @type {string} */ code, /** @type {string | undefined} */ prisoner, /** @type {string} */ label) => {
       const b = h('button', { type: 'button', 'aria-label': label, title: label, 'aria-pressed': 'false', }, pieceIcon(code, prisoner, 36));
       const tool = prisoner ? `${code}+${prisoner}` : code;
       b.dataset.tool = tool;
@@ -627,7 +718,7 @@ class AnalysisPage {
     for (const c of ['w', 'b']) {
       const o = c === 'w' ? 'b' : 'w';
       palette.append(h('div.palette-title', t(c === 'w' ? 'editor.piecesWhite' : 'editor.piecesBlack')),
-        h('div.palette', [...'KQRBNMT'].map((r) => btn(c + r, null, t(`piece.${c}${r}`)))));
+        h('div.palette', [...'KQRBNMT'].map((r) => btn(c + r, undefined, t(`piece.${c}${r}`)))));
       palette.append(h('div.palette-title', t(c === 'w' ? 'editor.constructsWhite' : 'editor.constructsBlack')),
         h('div.palette', [...'QRBNK'].flatMap((r) => ['M', 'T'].map((p) => btn(c + r, o + p, t('board.construct', { piece: c + r, prisoner: o + p }))))));
     }
@@ -662,6 +753,7 @@ class AnalysisPage {
       h('div.row', h('button', { type: 'button', onclick: () => this.cancelEditor() }, t('common.cancel')), this.editDone));
   }
 
+  /** @param {string} tool */
   setTool(tool) {
     this.tool = tool;
     for (const b of this.paletteButtons) b.setAttribute('aria-pressed', String(b.dataset.tool === tool));
@@ -683,6 +775,7 @@ class AnalysisPage {
     this.editChanged();
   }
 
+  /** @param {BoardMap} board @param {string} [castling] @param {string} [turn] */
   setEdit(board, castling = '', turn) {
     this.edit.board = { ...board };
     if (turn) { this.edit.turn = turn; this.turnSelect.value = turn; }
@@ -690,6 +783,7 @@ class AnalysisPage {
     this.editChanged();
   }
 
+  /** @param {string} sq */
   editSquare(sq) {
     const b = this.edit.board;
     if (this.tool === 'erase') { delete b[sq]; this.editChanged(); return; }
@@ -713,6 +807,7 @@ class AnalysisPage {
     this.editChanged();
   }
 
+  /** @param {string} from @param {string | null} to */
   editDrag(from, to) {
     const b = this.edit.board;
     const o = b[from];
@@ -760,7 +855,7 @@ class AnalysisPage {
       } catch (e) {
         if (this.editLfen() !== lfen) return;
         setText(this.editStatus, t('editor.invalid'));
-        this.showError(e.message);
+        this.showError(messageOf(e));
       }
     }, 200);
   }
@@ -770,7 +865,7 @@ class AnalysisPage {
     try {
       await api.position(lfen, this.rules);
     } catch (e) {
-      this.showError(e.message);
+      this.showError(messageOf(e));
       return;
     }
     this.closeEditor();
@@ -792,6 +887,7 @@ class AnalysisPage {
     this.showError('');
   }
 
+  /** @param {KeyboardEvent} e */
   key(e) {
     if (typingIn(e) || e.altKey || e.ctrlKey || e.metaKey || this.editing) return;
     if (document.querySelector('dialog[open]')) return;
@@ -811,6 +907,7 @@ class AnalysisPage {
 }
 
 /** A score of the engine (for the side to move `turn`) from White's side: its words and the bar's position (−1…1). */
+/** @param {string | undefined} score @param {string} turn */
 function scoreFor(score, turn) {
   const sign = turn === 'w' ? 1 : -1;
   const [kind, n] = String(score || 'cp 0').split(/\s+/);
@@ -823,14 +920,17 @@ function scoreFor(score, turn) {
   return { text: `${v > 0 ? '+' : ''}${v.toFixed(2)}`, bar: Math.max(-1, Math.min(1, v / 5)) };
 }
 
-const squaresOfMove = (m) => (m && m.canonical ? m.canonical.match(/[a-h][1-8]/g) || [] : []);
+const squaresOfMove = (/** @type {any} */ m) => (m && m.canonical ? m.canonical.match(/[a-h][1-8]/g) || [] : []);
 
+/** @param {string} d @param {string} label @param {() => void} fn */
 function navBtn(d, label, fn) {
   return h('button.nav', { type: 'button', 'aria-label': label, title: label, onclick: fn }, pathIcon(d));
 }
 
 /** What RULES 6.2 rejects that the placement alone shows (the rest is the server's). */
+/** @param {BoardMap} board */
 function placementProblem(board) {
+  /** @type {Record<string, number>} */
   const kings = { w: 0, b: 0 };
   for (const [sq, o] of Object.entries(board)) {
     const [c, r] = o.piece;

@@ -26,7 +26,7 @@ export const S = 100; // one square in SVG units
 
 /**
  * @typedef {import('./lfen.js').BoardMap} BoardMap
- * @typedef {{canonical: string, from: string, to: string, path: string[], captured: string[], kind: string}} BoardMove
+ * @typedef {{canonical: string, from: string, to: string, path: string[], captured: string[], kind: string | null}} BoardMove
  * @typedef {{from?: string, to?: string, path?: string[], color?: string}} Arrow
  * @typedef {{
  *   board: BoardMap, turn?: string, legal?: BoardMove[], movable?: boolean,
