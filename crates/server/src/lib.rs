@@ -151,6 +151,7 @@ pub async fn app(config: &Config) -> Result<Built, ServerError> {
             .public_origin
             .as_deref()
             .is_some_and(|o| o.starts_with("https://")),
+        public_origin: config.site.public_origin.clone(),
     };
     Ok(Built {
         router: api::router(app.clone(), config.site.clone()),

@@ -97,6 +97,10 @@ async fn an_engine_game_with_the_engine_answering_over_the_websocket() {
         "{}",
         r.body
     );
+    // Its Site is the game's full address (issue 19.6): here the address
+    // the request came to, as no public origin is set.
+    let site = format!("[Site \"http://{}/g/{id}\"]", s.addr);
+    assert!(r.body.contains(&site), "{site} in {}", r.body);
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

@@ -25,12 +25,14 @@ pub fn date_of(ms: i64) -> String {
 }
 
 impl Hub {
-    pub async fn record(self: &Arc<Self>, id: &GameId) -> CoreResult<String> {
+    /// The game's record; its `Site` tag is the game's full address on
+    /// `site` (an origin such as `https://legion.example`).
+    pub async fn record(self: &Arc<Self>, id: &GameId, site: &str) -> CoreResult<String> {
         let (_, g) = self.current(id).await?;
         let mut r = Record::new(g.game.clone());
         r.set_tag("Event", "Legion game");
         r.set_tag("Date", &date_of(g.row.created_ms));
-        r.set_tag("Site", &format!("/g/{id}"));
+        r.set_tag("Site", &format!("{}/g/{id}", site.trim_end_matches('/')));
         let name = |side: Side| -> String {
             if g.row.engine_color == Some(side) {
                 format!("Legion engine level {}", g.row.level.unwrap_or(3))

@@ -58,6 +58,8 @@ pub struct App {
     pub registrations: Arc<Rate>,
     /// Whether session cookies are `Secure` (the public origin is https).
     pub secure_cookies: bool,
+    /// `--public-origin`, for full addresses (a record's `Site`).
+    pub public_origin: Option<String>,
 }
 
 /// A JSON answer made of text already serialised.
@@ -633,8 +635,24 @@ async fn request_analysis(
     Ok((StatusCode::ACCEPTED, axum::Json(progress)).into_response())
 }
 
-async fn record(State(app): State<App>, GamePath(id): GamePath) -> ApiResult<Response> {
-    let text = app.hub.record(&id).await?;
+async fn record(
+    State(app): State<App>,
+    GamePath(id): GamePath,
+    headers: HeaderMap,
+) -> ApiResult<Response> {
+    // The public origin when the host set one, else the address the
+    // request came to (its Host was checked by the guard).
+    let site = match &app.public_origin {
+        Some(o) => o.clone(),
+        None => {
+            let host = headers
+                .get(header::HOST)
+                .and_then(|h| h.to_str().ok())
+                .unwrap_or("localhost");
+            format!("http://{host}")
+        }
+    };
+    let text = app.hub.record(&id, &site).await?;
     // The id is checked (base62) by the time the record exists.
     let disposition = HeaderValue::from_str(&format!("attachment; filename=\"legion-{id}.pgn\""))
         .map_err(ApiError::internal)?;
