@@ -53,8 +53,8 @@ pub type Record = [u8; RECORD_SIZE];
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Sample {
     pub position: Position,
-    /// For the side to move, in hundredths of a man.
-    pub score: i16,
+    /// For the side to move, in hundredths of a man (16 bits in a record).
+    pub score: i32,
     /// `None` for a draw.
     pub winner: Option<Color>,
 }
@@ -341,7 +341,7 @@ pub fn decode(r: &Record) -> Result<Sample, RecordError> {
         .build()?;
     Ok(Sample {
         position,
-        score,
+        score: i32::from(score),
         winner,
     })
 }
@@ -543,6 +543,162 @@ impl<R: Read> GameReader<R> {
     }
 }
 
+/// The result of the text format: White's score.
+fn text_result(winner: Option<Color>) -> &'static str {
+    match winner {
+        Some(Color::White) => "1",
+        Some(Color::Black) => "0",
+        None => "0.5",
+    }
+}
+
+/// A game in the text format: a line `LFEN;score;result` for each
+/// position (`result` White's: 1, 0.5 or 0), then `# game N`.
+pub fn text_block(game: u64, positions: &[(Position, i32)], winner: Option<Color>) -> Vec<u8> {
+    let result = text_result(winner);
+    let mut block = String::new();
+    for (pos, score) in positions {
+        block.push_str(&format!("{};{score};{result}\n", pos.to_lfen()));
+    }
+    block.push_str(&format!("# game {game}\n"));
+    block.into_bytes()
+}
+
+/// A data file of either format that cannot be read.
+#[derive(Debug, thiserror::Error)]
+pub enum DataError {
+    #[error("cannot read the data: {0}")]
+    Io(#[from] io::Error),
+    #[error("line {line}: {message}")]
+    Line { line: usize, message: String },
+    #[error("{0}")]
+    Binary(#[from] FormatError),
+}
+
+/// Reads a data file of either format (binary by its magic, else text),
+/// handing each finished game to `each` with its number, in the order
+/// they stand. Positions after the last finished game (a crash) are
+/// left out in both.
+pub fn read_games(
+    mut input: impl io::BufRead,
+    each: &mut dyn FnMut(u64, Vec<Sample>),
+) -> Result<(), DataError> {
+    if looks_binary(input.fill_buf()?) {
+        let mut reader = GameReader::new(input)?;
+        while let Some(g) = reader.next_game()? {
+            each(g.number, g.samples);
+        }
+        return Ok(());
+    }
+    let mut current = Vec::new();
+    let mut line = String::new();
+    let mut n = 0;
+    loop {
+        line.clear();
+        if input.read_line(&mut line)? == 0 {
+            return Ok(());
+        }
+        n += 1;
+        let text = line.trim_end_matches(['\n', '\r']);
+        let bad = |message: String| DataError::Line { line: n, message };
+        if let Some(rest) = text.strip_prefix("# game ") {
+            let i = rest
+                .trim()
+                .parse()
+                .map_err(|_| bad(format!("bad game number '{rest}'")))?;
+            each(i, std::mem::take(&mut current));
+            continue;
+        }
+        if text.trim().is_empty() {
+            continue;
+        }
+        let fields: Vec<&str> = text.split(';').collect();
+        let [lfen, score, result] = fields[..] else {
+            return Err(bad("expected LFEN;score;result".into()));
+        };
+        let position = Position::from_lfen(lfen, Rules::DEFAULT).map_err(|e| bad(e.to_string()))?;
+        let score = score
+            .parse()
+            .map_err(|_| bad(format!("bad score '{score}'")))?;
+        let winner = match result {
+            "1" => Some(Color::White),
+            "0.5" => None,
+            "0" => Some(Color::Black),
+            _ => return Err(bad(format!("bad result '{result}'"))),
+        };
+        current.push(Sample {
+            position,
+            score,
+            winner,
+        });
+    }
+}
+
+/// What `convert` did.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Converted {
+    pub games: u64,
+    pub positions: u64,
+}
+
+/// A conversion that failed.
+#[derive(Debug, thiserror::Error)]
+pub enum ConvertError {
+    #[error("{0}")]
+    Read(#[from] DataError),
+    #[error("game {game}: {source}")]
+    Encode { game: u64, source: EncodeError },
+    #[error("cannot write: {0}")]
+    Write(io::Error),
+}
+
+/// Writes the finished games of `input` (either format) to `output` in
+/// the binary format, in the order they stand, every record with its own
+/// line's result.
+pub fn convert(
+    input: impl io::BufRead,
+    output: &mut impl io::Write,
+) -> Result<Converted, ConvertError> {
+    output.write_all(&header()).map_err(ConvertError::Write)?;
+    let mut done = Converted::default();
+    let mut failure = None;
+    let mut block = Vec::new();
+    read_games(input, &mut |game, samples| {
+        if failure.is_some() {
+            return;
+        }
+        block.clear();
+        let encoded: Result<(), EncodeError> = samples.iter().try_for_each(|s| {
+            block.extend_from_slice(&encode(&s.position, s.score, s.winner)?);
+            Ok(())
+        });
+        let count =
+            u32::try_from(samples.len()).map_err(|_| EncodeError::TooManyPositions(samples.len()));
+        let written = encoded
+            .and(count)
+            .map_err(|source| ConvertError::Encode { game, source })
+            .and_then(|count| {
+                let end = game_end(game, count, checksum(CHECKSUM_START, &block));
+                output
+                    .write_all(&block)
+                    .and_then(|_| output.write_all(&end))
+                    .map_err(ConvertError::Write)
+            });
+        match written {
+            Ok(()) => {
+                done.games += 1;
+                done.positions += samples.len() as u64;
+            }
+            Err(e) => failure = Some(e),
+        }
+    })?;
+    if let Some(e) = failure {
+        return Err(e);
+    }
+    output.flush().map_err(ConvertError::Write)?;
+    Ok(done)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -557,7 +713,7 @@ mod tests {
         assert_eq!(back.position.rules(), pos.rules());
         assert_eq!(back.position.phase(), pos.phase());
         assert_eq!(back.position.hash(), pos.hash());
-        assert_eq!((i32::from(back.score), back.winner), (score, winner));
+        assert_eq!((back.score, back.winner), (score, winner));
     }
 
     /// Every position of random legal games from 1.6, under both rule
