@@ -182,11 +182,12 @@ pub fn run(a: DatagenArgs) -> Result<(), Failure> {
     bar.finish_and_clear();
     let s = summary?;
     println!(
-        "{} games were already in {} ({}); played {} more, {} positions written",
+        "{} games were already in {} ({}); played {} more ({} drawn by adjudication), {} positions written",
         s.resumed,
         out.display(),
         s.format.name(),
         s.played,
+        s.adjudicated,
         s.positions
     );
     Ok(())

@@ -130,6 +130,8 @@ pub struct Summary {
     pub played: usize,
     /// Positions written by this run.
     pub positions: usize,
+    /// Games of this run drawn by the draw adjudication.
+    pub adjudicated: usize,
     /// The file's format.
     pub format: Format,
 }
@@ -270,6 +272,7 @@ pub fn generate(
         resumed: done.len().min(plan.games),
         played: 0,
         positions: 0,
+        adjudicated: 0,
         format,
     };
     progress(summary.resumed, plan.games);
@@ -315,6 +318,7 @@ pub fn generate(
             }
             summary.played += 1;
             summary.positions += game.positions.len();
+            summary.adjudicated += usize::from(game.adjudicated);
             progress(summary.resumed + summary.played, plan.games);
         }
     });
@@ -329,6 +333,8 @@ pub fn generate(
 struct Played {
     positions: Vec<(Position, i32)>,
     winner: Option<Color>,
+    /// Drawn by the draw adjudication.
+    adjudicated: bool,
 }
 
 /// One game.
@@ -369,6 +375,7 @@ fn play(engine: &mut Engine, plan: &Plan, openings: &[Position], i: usize) -> Pl
     let mut winner: Option<Option<Color>> = None;
     // Plies in a row scored within the adjudication's bound.
     let mut level_plies = 0;
+    let mut adjudicated = false;
     while game.outcome().is_none() && game.moves().len() < plan.max_plies {
         let pos = *game.position();
         let out = engine.go(&pos, &history(&game), &limits, &stop, &mut |_| {});
@@ -395,6 +402,7 @@ fn play(engine: &mut Engine, plan: &Plan, openings: &[Position], i: usize) -> Pl
             };
             if game.moves().len() >= d.after && level_plies >= d.plies {
                 winner = Some(None);
+                adjudicated = true;
                 break;
             }
         }
@@ -409,6 +417,7 @@ fn play(engine: &mut Engine, plan: &Plan, openings: &[Position], i: usize) -> Pl
     Played {
         positions: scored,
         winner,
+        adjudicated,
     }
 }
 
@@ -680,6 +689,22 @@ mod tests {
             &initial,
         );
         assert_eq!(drawn.len(), 3);
+        let dir = Dir::new("datagen-adjudicated");
+        let s = generate(
+            &Plan {
+                draw_adjudication: Some(DrawAdjudication {
+                    after: 0,
+                    plies: 1,
+                    score: i32::MAX,
+                }),
+                ..plan(3)
+            },
+            &initial,
+            &dir.0.join("a.txt"),
+            &mut |_, _| {},
+        )
+        .unwrap();
+        assert_eq!(s.adjudicated, 3);
         for (_, g) in &drawn {
             assert!(g.len() <= 1);
             assert!(
