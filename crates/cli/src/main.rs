@@ -58,7 +58,8 @@ enum Command {
     Openings(engine_cmds::OpeningsArgs),
     /// Tune the evaluation from self-play (generate data, then fit).
     Tune(tune_cmd::TuneArgs),
-    /// Self-play positions with search scores and results (training data).
+    /// Self-play positions with search scores and results (training
+    /// data); `datagen convert` turns a text file into the binary format.
     Datagen(datagen_cmd::DatagenArgs),
     /// Train the neural evaluation on datagen files; writes a network file.
     Train(train_cmd::TrainArgs),

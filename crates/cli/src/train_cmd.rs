@@ -14,7 +14,8 @@ use crate::Failure;
 
 #[derive(Args)]
 pub struct TrainArgs {
-    /// Data files written by `legion datagen` (read in this order).
+    /// Data files written by `legion datagen`, binary or text (told apart
+    /// by the binary header; read in this order).
     #[arg(long, required = true, num_args = 1..)]
     pub data: Vec<PathBuf>,
     /// The network file to write.
@@ -73,9 +74,10 @@ pub fn run(a: TrainArgs) -> Result<(), Failure> {
     let mut train_set = None;
     let mut held = None;
     let mut text = String::new();
+    let reading = std::time::Instant::now();
     for path in &a.data {
         let file = File::open(path).map_err(|e| Failure(format!("{}: {e}", path.display())))?;
-        let (t, h) = train::read_data(BufReader::new(file), a.games)
+        let (t, h) = train::read_data(BufReader::with_capacity(1 << 16, file), a.games)
             .map_err(|e| Failure(format!("{}: {e}", path.display())))?;
         train_set = Some(match train_set {
             None => t,
@@ -96,10 +98,13 @@ pub fn run(a: TrainArgs) -> Result<(), Failure> {
     if train_set.is_empty() {
         return Err(Failure("no positions to train on".into()));
     }
+    let seconds = reading.elapsed().as_secs_f64();
     eprintln!(
-        "{} training positions, {} held out",
+        "{} training positions, {} held out; read in {:.1} s, {:.0} positions/s",
         train_set.len(),
-        held.len()
+        held.len(),
+        seconds,
+        (train_set.len() + held.len()) as f64 / seconds.max(1e-9)
     );
     let settings = Settings {
         epochs: a.epochs,

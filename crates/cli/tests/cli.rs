@@ -185,6 +185,8 @@ fn datagen_then_train_then_play_with_the_net() {
         "300",
         "--max-plies",
         "40",
+        "--format",
+        "text",
         "--out",
         d,
     ]);
@@ -204,6 +206,57 @@ fn datagen_then_train_then_play_with_the_net() {
         stdout(&o)
     );
     assert!(stdout(&o).contains("played 0 more"), "{}", stdout(&o));
+    assert!(stdout(&o).contains("(text)"), "{}", stdout(&o));
+
+    // New files are binary; the text file converts to the same games.
+    let bin = dir.join("data.bin");
+    let conv = dir.join("conv.bin");
+    let (b, c) = (bin.to_str().unwrap(), conv.to_str().unwrap());
+    let _ = std::fs::remove_file(&bin);
+    let _ = std::fs::remove_file(&conv);
+    let o = legion(&[
+        "datagen",
+        "--games",
+        "3",
+        "--nodes",
+        "300",
+        "--max-plies",
+        "40",
+        "--out",
+        b,
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(stdout(&o).contains("(binary)"), "{}", stdout(&o));
+    assert!(
+        std::fs::read(&bin)
+            .unwrap()
+            .starts_with(b"LGNDATA\0\x01\0\x28\0")
+    );
+    let o = legion(&["datagen", "convert", "--from", d, "--to", c]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let positions = text.lines().filter(|l| !l.starts_with('#')).count();
+    assert!(
+        stdout(&o).starts_with(&format!("3 games, {positions} positions from")),
+        "{}",
+        stdout(&o)
+    );
+    assert_eq!(
+        std::fs::metadata(&conv).unwrap().len() as usize,
+        16 + 40 * (positions + 3)
+    );
+    assert_one_line_error(
+        &legion(&["datagen", "convert", "--from", d, "--to", c]),
+        "conv.bin",
+    );
+    assert_one_line_error(
+        &legion(&["datagen", "--games", "4", "--format", "text", "--out", b]),
+        "resume it in its own format",
+    );
+    let o = legion(&[
+        "train", "--data", b, c, "--out", n, "--epochs", "1", "--batch", "64",
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(stderr(&o).contains("positions/s"), "{}", stderr(&o));
 
     let o = legion(&[
         "train", "--data", d, "--out", n, "--epochs", "2", "--batch", "64",
@@ -241,6 +294,8 @@ fn datagen_then_train_then_play_with_the_net() {
         "20",
         "--evalfile",
         n,
+        "--format",
+        "text",
         "--out",
         next.to_str().unwrap(),
     ]);

@@ -4,6 +4,7 @@
 //! tuning of the evaluation weights. It drives `legion-engine` from
 //! outside; the engine knows nothing of it.
 
+pub mod datafile;
 pub mod datagen;
 pub mod endgames;
 pub mod external;

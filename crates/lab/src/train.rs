@@ -20,7 +20,7 @@ use std::io::BufRead;
 use legion_engine::nnue::features::{INPUTS, active};
 use legion_engine::nnue::{BUCKETS, HIDDEN, Network, QA, QB, bucket, format};
 use legion_engine::rng::Rng;
-use legion_rules::{Color, Position, Rules};
+use legion_rules::{Color, Position};
 
 /// Weight limits that keep the quantised sums inside `i16` (33 features
 /// at most: 32 pieces and the bias, 33 * 1.98 * 255 < 32767) and the
@@ -81,78 +81,58 @@ impl Samples {
     }
 }
 
-#[derive(Debug, thiserror::Error)]
-pub enum DataError {
-    #[error("cannot read the data: {0}")]
-    Io(#[from] std::io::Error),
-    #[error("line {line}: {message}")]
-    Line { line: usize, message: String },
-}
+pub use crate::datafile::DataError;
 
-/// A position with its search score and its result for White.
-type Labelled = (Position, i32, f32);
-
-/// The positions of a `datagen` file, split into training and held-out
-/// games, each in the order of the games' numbers.
-/// Only games numbered below `games` are used, if given, so that a file
-/// that ran on past a number trains the same net as one stopped there.
+/// The positions of `datagen` files of either format (binary by its
+/// header, else text), split into training and held-out games, each in
+/// the order of the games' numbers. Only games numbered below `games`
+/// are used, if given, so that a file that ran on past a number trains
+/// the same net as one stopped there.
 pub fn read_data(
     input: impl BufRead,
     games_limit: Option<usize>,
 ) -> Result<(Samples, Samples), DataError> {
-    let mut games: Vec<(usize, Vec<Labelled>)> = Vec::new();
-    let mut current = Vec::new();
-    for (n, line) in input.lines().enumerate() {
-        let line = line?;
-        let bad = |message: String| DataError::Line {
-            line: n + 1,
-            message,
-        };
-        if let Some(rest) = line.strip_prefix("# game ") {
-            let i = rest
-                .trim()
-                .parse()
-                .map_err(|_| bad(format!("bad game number '{rest}'")))?;
-            games.push((i, std::mem::take(&mut current)));
-            continue;
+    // Features are computed as games arrive (a position costs far more
+    // memory than its features); the games are put in order after.
+    let mut train = (Samples::new(), Vec::new());
+    let mut held = (Samples::new(), Vec::new());
+    crate::datafile::read_games(input, &mut |number, samples| {
+        if games_limit.is_some_and(|n| number >= n as u64) {
+            return;
         }
-        if line.trim().is_empty() {
-            continue;
-        }
-        let fields: Vec<&str> = line.split(';').collect();
-        let [lfen, score, result] = fields[..] else {
-            return Err(bad("expected LFEN;score;result".into()));
-        };
-        let pos = Position::from_lfen(lfen, Rules::DEFAULT).map_err(|e| bad(e.to_string()))?;
-        let score: i32 = score
-            .parse()
-            .map_err(|_| bad(format!("bad score '{score}'")))?;
-        let result: f32 = match result {
-            "1" => 1.0,
-            "0.5" => 0.5,
-            "0" => 0.0,
-            _ => return Err(bad(format!("bad result '{result}'"))),
-        };
-        current.push((pos, score, result));
-    }
-    // Positions after the last `# game` line belong to an unfinished game.
-    games.sort_by_key(|g| g.0);
-    if let Some(n) = games_limit {
-        games.retain(|g| g.0 < n);
-    }
-    let mut train = Samples::new();
-    let mut held = Samples::new();
-    for (i, positions) in games {
-        let set = if i % HOLD_OUT == 0 {
+        let (set, games) = if number % HOLD_OUT as u64 == 0 {
             &mut held
         } else {
             &mut train
         };
-        for (pos, score, result) in positions {
-            set.push(&pos, score, result);
+        let first = set.len();
+        for s in &samples {
+            let white = match s.winner {
+                Some(Color::White) => 1.0,
+                Some(Color::Black) => 0.0,
+                None => 0.5,
+            };
+            set.push(&s.position, s.score, white);
+        }
+        games.push((number, first..set.len()));
+    })?;
+    Ok((in_order(train), in_order(held)))
+}
+
+/// The positions of `games` (their numbers and ranges in `set`) sorted
+/// by game number, stably.
+fn in_order((set, mut games): (Samples, Vec<(u64, std::ops::Range<usize>)>)) -> Samples {
+    if games.is_sorted_by_key(|g| g.0) {
+        return set;
+    }
+    games.sort_by_key(|g| g.0);
+    let mut out = Samples::new();
+    for (_, range) in games {
+        for i in range {
+            out.push_from(&set, i);
         }
     }
-    Ok((train, held))
+    out
 }
 
 impl Samples {
@@ -166,6 +146,18 @@ impl Samples {
             score: Vec::new(),
             result: Vec::new(),
         }
+    }
+
+    /// Adds position `i` of `other`.
+    fn push_from(&mut self, other: &Samples, i: usize) {
+        let (a, b) = (other.start[i] as usize, other.start[i + 1] as usize);
+        self.white.extend_from_slice(&other.white[a..b]);
+        self.black.extend_from_slice(&other.black[a..b]);
+        self.start.push(self.white.len() as u32);
+        self.white_to_move.push(other.white_to_move[i]);
+        self.bucket.push(other.bucket[i]);
+        self.score.push(other.score[i]);
+        self.result.push(other.result[i]);
     }
 
     fn push(&mut self, pos: &Position, score: i32, white_result: f32) {
@@ -630,6 +622,45 @@ rnbkqbnr/m1m1m1m1/1m1m1m1m/8/8/M1M1M1M1/1M1M1M1M/RNBQKBNR w KQkq 0 1;0;0.5
         s.seed = 10;
         let other = train(&train_set, &held, &s, &mut || {}, &mut |_| {});
         assert_ne!(net_file(&one, "x".into()), net_file(&other, "x".into()));
+    }
+
+    #[test]
+    fn binary_data_trains_the_same_net_as_its_text() {
+        let mut bin = Vec::new();
+        let done = crate::datafile::convert(std::io::Cursor::new(LESSON), &mut bin).unwrap();
+        assert_eq!((done.games, done.positions), (2, 7));
+        assert_eq!(
+            bin.len(),
+            crate::datafile::HEADER_SIZE + 9 * crate::datafile::RECORD_SIZE
+        );
+        let (t1, h1) = data(LESSON);
+        let (t2, h2) = read_data(std::io::Cursor::new(&bin), None).unwrap();
+        assert_eq!((t2.len(), h2.len()), (t1.len(), h1.len()));
+        let s = Settings {
+            epochs: 3,
+            batch: 3,
+            learning_rate: 0.01,
+            lambda: 0.5,
+            seed: 9,
+            threads: 1,
+            buckets: BUCKETS,
+            scale: 400,
+        };
+        let a = train(&t1, &h1, &s, &mut || {}, &mut |_| {});
+        let b = train(&t2, &h2, &s, &mut || {}, &mut |_| {});
+        assert_eq!(net_file(&a, "x".into()), net_file(&b, "x".into()));
+        // Games out of order are put in order of their numbers: game 2
+        // first, then game 1, trains as the file in order.
+        let (one, two) = LESSON.split_at(LESSON.find("# game 1\n").unwrap() + 9);
+        let swapped = format!("{two}{one}");
+        let mut bin = Vec::new();
+        crate::datafile::convert(std::io::Cursor::new(swapped), &mut bin).unwrap();
+        let (t3, h3) = read_data(std::io::Cursor::new(&bin), None).unwrap();
+        let c = train(&t3, &h3, &s, &mut || {}, &mut |_| {});
+        assert_eq!(net_file(&a, "x".into()), net_file(&c, "x".into()));
+        // The games limit applies to binary files too.
+        let (first, _) = read_data(std::io::Cursor::new(&bin), Some(2)).unwrap();
+        assert_eq!(first.len(), 4);
     }
 
     #[test]
