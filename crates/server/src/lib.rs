@@ -81,6 +81,7 @@ pub struct Built {
     pub hub: Arc<Hub>,
     pub stopping: watch::Sender<bool>,
     app: App,
+    behind_proxy: bool,
 }
 
 impl Config {
@@ -127,6 +128,7 @@ pub async fn app(config: &Config) -> Result<Built, ServerError> {
         hub,
         stopping,
         app,
+        behind_proxy: config.site.behind_proxy,
     })
 }
 
@@ -177,11 +179,20 @@ impl Built {
         let sweeper = self.spawn_sweeper();
         let metrics = self.hub.metrics.clone();
         let stopping = self.stopping;
-        let service = self
-            .router
-            .into_make_service_with_connect_info::<SocketAddr>();
-        let result = axum::serve(listener, service)
-            .with_graceful_shutdown(async move {
+        let l = &self.app.limits;
+        let limits = http::conn::ConnLimits {
+            header_timeout: l.header_timeout,
+            body_timeout: l.body_timeout,
+            // Behind a proxy every connection is the proxy's: the cap
+            // per address is the proxy's to apply.
+            per_address: if self.behind_proxy {
+                0
+            } else {
+                l.connections_per_address
+            },
+        };
+        let result =
+            http::conn::serve(listener, self.router, limits, metrics.clone(), async move {
                 stop.await;
                 let _ = stopping.send(true);
             })
@@ -212,6 +223,15 @@ pub fn runtime() -> std::io::Result<tokio::runtime::Runtime> {
 
 /// Runs the server until Ctrl-C or SIGTERM; `ready` hears the address.
 pub async fn serve(config: Config, ready: impl FnOnce(SocketAddr)) -> Result<(), ServerError> {
+    // Each connection is an open file: the soft limit (1,024 under
+    // systemd by default) would cap the server far below its memory.
+    match http::conn::raise_open_files() {
+        Ok((Some(was), Some(now))) if was != now => {
+            tracing::info!("open files limit raised from {was} to {now}")
+        }
+        Ok(_) => {}
+        Err(e) => tracing::warn!("cannot raise the open files limit: {e}"),
+    }
     let built = app(&config).await?;
     let ip = if config.public {
         [0, 0, 0, 0]

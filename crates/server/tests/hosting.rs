@@ -788,3 +788,122 @@ async fn a_finished_game_is_analysed_once_in_the_background() {
     assert_eq!(again["status"], "done");
     assert_eq!(again["report"], report);
 }
+
+/// Waits until `sock` is closed by the server (end of file or reset), at
+/// most `secs`; how long that took, or None if it stayed open.
+async fn closed_within(sock: &mut tokio::net::TcpStream, secs: u64) -> Option<Duration> {
+    use tokio::io::AsyncReadExt;
+    let t = Instant::now();
+    let mut buf = [0u8; 4096];
+    let deadline = tokio::time::Instant::now() + Duration::from_secs(secs);
+    loop {
+        match tokio::time::timeout_at(deadline, sock.read(&mut buf)).await {
+            Err(_) => return None,
+            Ok(Ok(0)) | Ok(Err(_)) => return Some(t.elapsed()),
+            // An answer (408 or the like) before the close.
+            Ok(Ok(_)) => continue,
+        }
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn idle_and_slow_connections_are_closed_and_capped_per_address() {
+    use tokio::io::AsyncWriteExt;
+    // The test holds both ends of every connection: 2,000 of its own and
+    // the server's (the server raises its own limit the same way at start).
+    let (_, now) = legion_server::http::conn::raise_open_files().unwrap();
+    assert!(
+        now.is_none_or(|n| n >= 5000),
+        "this test needs 5,000 open files; the hard limit is {now:?}"
+    );
+    let mut c = config(std::path::PathBuf::new());
+    let dir = tempfile::tempdir().unwrap();
+    c.db = dir.path().join("t.db");
+    c.limits.header_timeout = Duration::from_secs(1);
+    c.limits.body_timeout = Duration::from_secs(1);
+    let cap = c.limits.connections_per_address;
+    assert_eq!(cap, 256, "the documented default");
+    let s = start_config(c).await;
+    // 2,000 idle connections from one address.
+    let mut idle = Vec::new();
+    for _ in 0..2000 {
+        idle.push(tokio::net::TcpStream::connect(s.addr).await.unwrap());
+    }
+    // Another client is served at once.
+    let t = Instant::now();
+    let r = exchange(
+        s.addr,
+        Some(std::net::Ipv4Addr::new(127, 0, 0, 2)),
+        "GET",
+        "/healthz",
+        &format!("Host: {}\r\n", s.addr),
+        b"",
+    )
+    .await;
+    assert_eq!(r.status, 200, "{r:?}", r = r.body);
+    let served = t.elapsed();
+    assert!(served < Duration::from_secs(2), "{served:?}");
+    // Those beyond the cap were closed at accept, the others once idle
+    // for the header timeout.
+    let beyond = closed_within(idle.last_mut().unwrap(), 5).await;
+    assert!(beyond.is_some(), "a connection beyond the cap stayed open");
+    let first = closed_within(&mut idle[0], 5).await;
+    assert!(first.is_some(), "an idle connection stayed open");
+    let m = exchange(
+        s.addr,
+        Some(std::net::Ipv4Addr::new(127, 0, 0, 2)),
+        "GET",
+        "/metrics",
+        &format!("Host: {}\r\n", s.addr),
+        b"",
+    )
+    .await
+    .body;
+    let refused: usize = m
+        .lines()
+        .find_map(|l| l.strip_prefix("legion_connections_refused_total "))
+        .and_then(|n| n.trim().parse().ok())
+        .unwrap_or_else(|| panic!("{m}"));
+    assert!(refused >= 2000 - cap, "{refused} refused");
+    eprintln!(
+        "2,000 idle connections: another address served in {served:?}; \
+         an idle one closed after {first:?}, {refused} closed at accept"
+    );
+    drop(idle);
+    // A head sent in part, and a body sent in part, are cut off too.
+    let mut half_head = tokio::net::TcpStream::connect(s.addr).await.unwrap();
+    half_head
+        .write_all(format!("GET /healthz HTTP/1.1\r\nHost: {}\r\n", s.addr).as_bytes())
+        .await
+        .unwrap();
+    let took = closed_within(&mut half_head, 5).await;
+    assert!(took.is_some(), "a half-sent head stayed open");
+    let mut half_body = tokio::net::TcpStream::connect(s.addr).await.unwrap();
+    half_body
+        .write_all(
+            format!(
+                "POST /api/games HTTP/1.1\r\nHost: {}\r\nContent-Type: application/json\r\n\
+                 Content-Length: 100\r\n\r\n{{\"mode\"",
+                s.addr
+            )
+            .as_bytes(),
+        )
+        .await
+        .unwrap();
+    let took = closed_within(&mut half_body, 5).await;
+    assert!(took.is_some(), "a half-sent body stayed open");
+    // A kept-alive connection is served again, then closed when idle.
+    let mut kept = tokio::net::TcpStream::connect(s.addr).await.unwrap();
+    let ask = format!("GET /healthz HTTP/1.1\r\nHost: {}\r\n\r\n", s.addr);
+    kept.write_all(ask.as_bytes()).await.unwrap();
+    let mut buf = [0u8; 1024];
+    let n = tokio::io::AsyncReadExt::read(&mut kept, &mut buf)
+        .await
+        .unwrap();
+    assert!(buf[..n].starts_with(b"HTTP/1.1 200"));
+    let took = closed_within(&mut kept, 5).await;
+    assert!(
+        took.is_some_and(|t| t >= Duration::from_millis(900)),
+        "{took:?}"
+    );
+}

@@ -4,6 +4,7 @@
 
 pub mod api;
 pub mod assets;
+pub mod conn;
 pub mod error;
 pub mod guard;
 pub mod limits;
