@@ -176,7 +176,15 @@ impl Built {
         listener: tokio::net::TcpListener,
         stop: impl std::future::Future<Output = ()> + Send + 'static,
     ) -> Result<(), ServerError> {
-        let sweeper = self.spawn_sweeper();
+        // Aborted however this future ends (also when it is dropped): the
+        // sweeper holds the store, and with it the SQLite file's lock.
+        struct AbortOnDrop(tokio::task::JoinHandle<()>);
+        impl Drop for AbortOnDrop {
+            fn drop(&mut self) {
+                self.0.abort();
+            }
+        }
+        let _sweeper = AbortOnDrop(self.spawn_sweeper());
         let metrics = self.hub.metrics.clone();
         let stopping = self.stopping;
         let l = &self.app.limits;
@@ -198,7 +206,7 @@ impl Built {
             })
             .await
             .map_err(ServerError::Serve);
-        sweeper.abort();
+        drop(_sweeper);
         // Upgraded sockets are not connections the shutdown waits for:
         // give them a moment to send their going-away frames.
         for _ in 0..50 {

@@ -32,6 +32,16 @@ pub enum StoreError {
     Thread(std::io::Error),
     #[error("the database has schema version {0}, newer than this server knows")]
     TooNew(i64),
+    #[error(
+        "the database {} is in use by another server (it holds {}.lock): stop that one first; servers that share games share PostgreSQL (docs/HOSTING.md)",
+        .0.display(), .0.display()
+    )]
+    InUse(std::path::PathBuf),
+    #[error("cannot lock the database ({}): {source}", path.display())]
+    Lock {
+        path: std::path::PathBuf,
+        source: std::io::Error,
+    },
     #[error("a database task failed: {0}")]
     Task(String),
     /// The game was changed by another request (on this server or another

@@ -20,6 +20,36 @@ struct Job {
 pub struct SqliteStore {
     reader: Mutex<Connection>,
     writer: Mutex<std::sync::mpsc::Sender<Job>>,
+    /// An exclusive lock on `<file>.lock`, held while the store is open:
+    /// a second server on the same file would serve stale games (issue
+    /// 19.15). The system frees it when the process ends, even by kill -9.
+    _lock: std::fs::File,
+}
+
+/// The sidecar lock file of the database at `path`.
+pub fn lock_path(path: &Path) -> std::path::PathBuf {
+    let mut name = path.as_os_str().to_owned();
+    name.push(".lock");
+    name.into()
+}
+
+/// Takes the database's lock, or says who holds it.
+fn lock(path: &Path) -> Result<std::fs::File, StoreError> {
+    let at = lock_path(path);
+    let file = std::fs::OpenOptions::new()
+        .create(true)
+        .truncate(false)
+        .write(true)
+        .open(&at)
+        .map_err(|source| StoreError::Lock {
+            path: at.clone(),
+            source,
+        })?;
+    match file.try_lock() {
+        Ok(()) => Ok(file),
+        Err(std::fs::TryLockError::WouldBlock) => Err(StoreError::InUse(path.to_path_buf())),
+        Err(std::fs::TryLockError::Error(source)) => Err(StoreError::Lock { path: at, source }),
+    }
 }
 
 /// The schema, one step a version; `user_version` says how many ran.
@@ -156,6 +186,7 @@ fn raw_row(r: &rusqlite::Row<'_>) -> rusqlite::Result<RawRow> {
 impl SqliteStore {
     /// Opens (creating and migrating if needed) the database at `path`.
     pub fn open(path: &Path) -> Result<SqliteStore, StoreError> {
+        let lock = lock(path)?;
         let mut writer = connect(path)?;
         migrate(&mut writer)?;
         let reader = connect(path)?;
@@ -178,6 +209,7 @@ impl SqliteStore {
         Ok(SqliteStore {
             reader: Mutex::new(reader),
             writer: Mutex::new(tx),
+            _lock: lock,
         })
     }
 
