@@ -598,7 +598,10 @@ async fn sockets_are_bounded() {
     .await;
     let e = next(&mut ws, 5).await;
     assert!(e["error"].as_str().unwrap().contains("at most 64"), "{e}");
-    // Three sockets from one address; the fourth is refused.
+    // Three sockets from one address; the fourth is refused. The two the
+    // server closed above are counted until their tasks end: wait for
+    // the server's own count rather than race it (issue 19.18).
+    websockets_become(s.addr, 1).await;
     let _b = connect(s.addr, &id, None).await;
     let _c = connect(s.addr, &id, None).await;
     let fourth =
@@ -609,11 +612,26 @@ async fn sockets_are_bounded() {
     // pongs) is closed as idle; one that reads (and answers pings) stays.
     let mut alive = connect(s.addr, &id, None).await;
     let reader = tokio::spawn(async move { while let Some(Ok(_)) = alive.next().await {} });
+    // The reading one must outlive the idle time twice over (a span the
+    // test requires, not a wait for something); the silent `ws` is closed.
     tokio::time::sleep(Duration::from_millis(900)).await;
-    let m = get(s.addr, "/metrics", None).await.body;
-    assert!(m.contains("legion_websockets 1\n"), "{m}");
+    websockets_become(s.addr, 1).await;
     assert!(!reader.is_finished());
     drop(ws);
+}
+
+/// Waits until the server counts `n` open WebSockets (at most 10 s).
+async fn websockets_become(addr: std::net::SocketAddr, n: usize) {
+    let want = format!("legion_websockets {n}\n");
+    let deadline = Instant::now() + Duration::from_secs(10);
+    loop {
+        let m = get(addr, "/metrics", None).await.body;
+        if m.contains(&want) {
+            return;
+        }
+        assert!(Instant::now() < deadline, "never {want:?}: {m}");
+        tokio::time::sleep(Duration::from_millis(10)).await;
+    }
 }
 
 /// Reads until the server's close frame; its code.
