@@ -486,6 +486,20 @@ async fn other_sites_cannot_act_and_every_error_is_json() {
             400,
         ),
         ("Content-Type: application/json\r\n".to_string(), 400),
+        // A Host that reads as loopback only if read loosely, and two Hosts
+        // (issue 19.17).
+        (
+            "Host: 127.0.0.1:80@evil\r\nContent-Type: application/json\r\n".to_string(),
+            400,
+        ),
+        (
+            format!("{host}Host: evil.example\r\nContent-Type: application/json\r\n"),
+            400,
+        ),
+        (
+            format!("Host: evil.example\r\n{host}Content-Type: application/json\r\n"),
+            400,
+        ),
         // The site's own page, and a client that is no browser.
         (
             format!(
@@ -512,6 +526,16 @@ async fn other_sites_cannot_act_and_every_error_is_json() {
         assert!(h.contains("x-content-type-options: nosniff"), "{h}");
         assert!(h.contains("x-frame-options: deny"), "{h}");
         assert!(h.contains("referrer-policy: same-origin"), "{h}");
+    }
+    // An absolute address names a host besides Host: this is no proxy.
+    for path in [
+        "http://127.0.0.1/api/games".to_string(),
+        format!("http://{}/api/games", s.addr),
+        "http://evil.example/api/games".to_string(),
+    ] {
+        let r = with_headers(s.addr, "POST", &path, &host, create).await;
+        assert_eq!(r.status, 400, "{path}: {}", r.body);
+        assert!(r.json()["error"].is_string(), "{}", r.body);
     }
     // 405, 414 and 431 say so in JSON too.
     let r = with_headers(s.addr, "DELETE", "/api/games", &host, "").await;
