@@ -949,3 +949,36 @@ async fn idle_and_slow_connections_are_closed_and_capped_per_address() {
         "{took:?}"
     );
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn health_says_when_the_database_cannot_be_written() {
+    if std::env::var("LEGION_TEST_BACKEND").as_deref() == Ok("postgres") {
+        return; // a SQLite file's lock; PostgreSQL's outage is its own test
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("t.db");
+    let s = start_config(config(db.clone())).await;
+    assert_eq!(get(s.addr, "/healthz", None).await.status, 200);
+    // Another program holds the file's write lock: reads still work, but
+    // no move could be stored.
+    let other = rusqlite::Connection::open(&db).unwrap();
+    other.execute_batch("BEGIN IMMEDIATE").unwrap();
+    let t = Instant::now();
+    let r = get(s.addr, "/healthz", None).await;
+    assert_eq!(r.status, 503, "{}", r.body);
+    assert!(
+        r.json()["error"]
+            .as_str()
+            .unwrap()
+            .contains("cannot be written"),
+        "{}",
+        r.body
+    );
+    assert!(t.elapsed() < Duration::from_secs(4), "{:?}", t.elapsed());
+    // A new game cannot be stored either: 503, not 500.
+    let r = post(s.addr, "/api/games", None, json!({"mode": "local"})).await;
+    assert_eq!(r.status, 503, "{}", r.body);
+    other.execute_batch("COMMIT").unwrap();
+    drop(other);
+    assert_eq!(get(s.addr, "/healthz", None).await.status, 200);
+}

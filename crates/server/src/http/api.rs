@@ -207,11 +207,14 @@ async fn not_found(uri: axum::http::Uri, lang: Lang) -> Response {
 }
 
 async fn healthz(State(app): State<App>) -> Response {
-    let ok = app.hub.store.check().await.is_ok();
-    if ok {
-        axum::Json(json!({"status": "ok"})).into_response()
-    } else {
-        ApiError::busy("the database does not answer").into_response()
+    // A write, not a read: a locked, full, read-only or unreachable
+    // database answers 503 with the reason (issue 19.14).
+    match app.hub.store.check().await {
+        Ok(()) => axum::Json(json!({"status": "ok"})).into_response(),
+        Err(e) => {
+            tracing::error!("health: {e}");
+            ApiError::busy(format!("the database cannot be written: {e}")).into_response()
+        }
     }
 }
 

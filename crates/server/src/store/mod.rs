@@ -94,6 +94,25 @@ pub struct GameRow {
     pub engine_ply: Option<i64>,
 }
 
+impl StoreError {
+    /// Whether the database cannot be reached or written at the moment
+    /// (an outage, a locked or full file): such failures answer 503, not
+    /// 500, and make /healthz say so.
+    pub fn unavailable(&self) -> bool {
+        use rusqlite::ErrorCode as C;
+        match self {
+            StoreError::Postgres(
+                sqlx::Error::PoolTimedOut | sqlx::Error::PoolClosed | sqlx::Error::Io(_),
+            ) => true,
+            StoreError::Sqlite(rusqlite::Error::SqliteFailure(f, _)) => matches!(
+                f.code,
+                C::DatabaseBusy | C::DatabaseLocked | C::DiskFull | C::ReadOnly | C::CannotOpen
+            ),
+            _ => false,
+        }
+    }
+}
+
 impl GameRow {
     /// A game of `mode` from `start_lfen`, nothing else set yet.
     pub fn new(id: &GameId, mode: Mode, rules: &str, start_lfen: &str, created_ms: i64) -> GameRow {
