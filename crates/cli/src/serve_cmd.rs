@@ -56,6 +56,17 @@ pub struct ServeArgs {
     /// Seconds each side has for its first move in a clocked game.
     #[arg(long, default_value_t = 60)]
     pub first_move_s: u64,
+    /// Seconds a request's head may take to arrive, from when the server
+    /// waits for it: also how long an idle kept-alive connection stays.
+    #[arg(long, default_value_t = 10)]
+    pub header_timeout_s: u64,
+    /// Seconds a request's body may take to arrive.
+    #[arg(long, default_value_t = 20)]
+    pub body_timeout_s: u64,
+    /// Connections one client address may hold at once (0: no cap; not
+    /// applied with --behind-proxy, where your proxy should apply it).
+    #[arg(long, default_value_t = 256)]
+    pub max_connections_per_address: usize,
 }
 
 /// `https://Legion.Example/` → `https://legion.example`; anything else is refused.
@@ -92,6 +103,9 @@ pub fn run(a: ServeArgs) -> Result<(), Failure> {
         sockets_total: a.max_sockets,
         sockets_per_client: a.max_sockets_per_client,
         first_move: Duration::from_secs(a.first_move_s.max(1)),
+        header_timeout: Duration::from_secs(a.header_timeout_s.max(1)),
+        body_timeout: Duration::from_secs(a.body_timeout_s.max(1)),
+        connections_per_address: a.max_connections_per_address,
         ..legion_server::Limits::default()
     };
     let site = legion_server::Site {

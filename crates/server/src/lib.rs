@@ -91,6 +91,7 @@ pub struct Built {
     pub hub: Arc<Hub>,
     pub stopping: watch::Sender<bool>,
     app: App,
+    behind_proxy: bool,
 }
 
 impl Config {
@@ -158,6 +159,7 @@ pub async fn app(config: &Config) -> Result<Built, ServerError> {
         hub,
         stopping,
         app,
+        behind_proxy: config.site.behind_proxy,
     })
 }
 
@@ -207,20 +209,37 @@ impl Built {
         listener: tokio::net::TcpListener,
         stop: impl std::future::Future<Output = ()> + Send + 'static,
     ) -> Result<(), ServerError> {
-        let sweeper = self.spawn_sweeper();
+        // Aborted however this future ends (also when it is dropped): the
+        // sweeper holds the store, and with it the SQLite file's lock.
+        struct AbortOnDrop(tokio::task::JoinHandle<()>);
+        impl Drop for AbortOnDrop {
+            fn drop(&mut self) {
+                self.0.abort();
+            }
+        }
+        let _sweeper = AbortOnDrop(self.spawn_sweeper());
         let metrics = self.hub.metrics.clone();
         let stopping = self.stopping;
-        let service = self
-            .router
-            .into_make_service_with_connect_info::<SocketAddr>();
-        let result = axum::serve(listener, service)
-            .with_graceful_shutdown(async move {
+        let l = &self.app.limits;
+        let limits = http::conn::ConnLimits {
+            header_timeout: l.header_timeout,
+            body_timeout: l.body_timeout,
+            // Behind a proxy every connection is the proxy's: the cap
+            // per address is the proxy's to apply.
+            per_address: if self.behind_proxy {
+                0
+            } else {
+                l.connections_per_address
+            },
+        };
+        let result =
+            http::conn::serve(listener, self.router, limits, metrics.clone(), async move {
                 stop.await;
                 let _ = stopping.send(true);
             })
             .await
             .map_err(ServerError::Serve);
-        sweeper.abort();
+        drop(_sweeper);
         // Upgraded sockets are not connections the shutdown waits for:
         // give them a moment to send their going-away frames.
         for _ in 0..50 {
@@ -245,6 +264,15 @@ pub fn runtime() -> std::io::Result<tokio::runtime::Runtime> {
 
 /// Runs the server until Ctrl-C or SIGTERM; `ready` hears the address.
 pub async fn serve(config: Config, ready: impl FnOnce(SocketAddr)) -> Result<(), ServerError> {
+    // Each connection is an open file: the soft limit (1,024 under
+    // systemd by default) would cap the server far below its memory.
+    match http::conn::raise_open_files() {
+        Ok((Some(was), Some(now))) if was != now => {
+            tracing::info!("open files limit raised from {was} to {now}")
+        }
+        Ok(_) => {}
+        Err(e) => tracing::warn!("cannot raise the open files limit: {e}"),
+    }
     let built = app(&config).await?;
     let ip = if config.public {
         [0, 0, 0, 0]

@@ -31,6 +31,8 @@ pub struct Metrics {
     pub engine_waiting: Gauge,
     pub engine_running: Gauge,
     pub sockets: Gauge,
+    /// Connections closed at accept: their address held as many as it may.
+    pub connections_refused: Counter,
     pub http: Family<StatusLabel, Counter>,
 }
 
@@ -48,6 +50,7 @@ impl Default for Metrics {
             engine_waiting: Gauge::default(),
             engine_running: Gauge::default(),
             sockets: Gauge::default(),
+            connections_refused: Counter::default(),
             http: Family::default(),
             registry: Registry::default(),
         };
@@ -93,6 +96,11 @@ impl Default for Metrics {
             m.engine_running.clone(),
         );
         registry.register("websockets", "WebSockets open", m.sockets.clone());
+        registry.register(
+            "connections_refused",
+            "Connections closed at accept because their address held as many as it may",
+            m.connections_refused.clone(),
+        );
         registry.register("http_responses", "HTTP responses by status", m.http.clone());
         Metrics { registry, ..m }
     }

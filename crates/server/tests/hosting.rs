@@ -486,6 +486,20 @@ async fn other_sites_cannot_act_and_every_error_is_json() {
             400,
         ),
         ("Content-Type: application/json\r\n".to_string(), 400),
+        // A Host that reads as loopback only if read loosely, and two Hosts
+        // (issue 19.17).
+        (
+            "Host: 127.0.0.1:80@evil\r\nContent-Type: application/json\r\n".to_string(),
+            400,
+        ),
+        (
+            format!("{host}Host: evil.example\r\nContent-Type: application/json\r\n"),
+            400,
+        ),
+        (
+            format!("Host: evil.example\r\n{host}Content-Type: application/json\r\n"),
+            400,
+        ),
         // The site's own page, and a client that is no browser.
         (
             format!(
@@ -512,6 +526,16 @@ async fn other_sites_cannot_act_and_every_error_is_json() {
         assert!(h.contains("x-content-type-options: nosniff"), "{h}");
         assert!(h.contains("x-frame-options: deny"), "{h}");
         assert!(h.contains("referrer-policy: same-origin"), "{h}");
+    }
+    // An absolute address names a host besides Host: this is no proxy.
+    for path in [
+        "http://127.0.0.1/api/games".to_string(),
+        format!("http://{}/api/games", s.addr),
+        "http://evil.example/api/games".to_string(),
+    ] {
+        let r = with_headers(s.addr, "POST", &path, &host, create).await;
+        assert_eq!(r.status, 400, "{path}: {}", r.body);
+        assert!(r.json()["error"].is_string(), "{}", r.body);
     }
     // 405, 414 and 431 say so in JSON too.
     let r = with_headers(s.addr, "DELETE", "/api/games", &host, "").await;
@@ -598,7 +622,10 @@ async fn sockets_are_bounded() {
     .await;
     let e = next(&mut ws, 5).await;
     assert!(e["error"].as_str().unwrap().contains("at most 64"), "{e}");
-    // Three sockets from one address; the fourth is refused.
+    // Three sockets from one address; the fourth is refused. The two the
+    // server closed above are counted until their tasks end: wait for
+    // the server's own count rather than race it (issue 19.18).
+    websockets_become(s.addr, 1).await;
     let _b = connect(s.addr, &id, None).await;
     let _c = connect(s.addr, &id, None).await;
     let fourth =
@@ -609,11 +636,26 @@ async fn sockets_are_bounded() {
     // pongs) is closed as idle; one that reads (and answers pings) stays.
     let mut alive = connect(s.addr, &id, None).await;
     let reader = tokio::spawn(async move { while let Some(Ok(_)) = alive.next().await {} });
+    // The reading one must outlive the idle time twice over (a span the
+    // test requires, not a wait for something); the silent `ws` is closed.
     tokio::time::sleep(Duration::from_millis(900)).await;
-    let m = get(s.addr, "/metrics", None).await.body;
-    assert!(m.contains("legion_websockets 1\n"), "{m}");
+    websockets_become(s.addr, 1).await;
     assert!(!reader.is_finished());
     drop(ws);
+}
+
+/// Waits until the server counts `n` open WebSockets (at most 10 s).
+async fn websockets_become(addr: std::net::SocketAddr, n: usize) {
+    let want = format!("legion_websockets {n}\n");
+    let deadline = Instant::now() + Duration::from_secs(10);
+    loop {
+        let m = get(addr, "/metrics", None).await.body;
+        if m.contains(&want) {
+            return;
+        }
+        assert!(Instant::now() < deadline, "never {want:?}: {m}");
+        tokio::time::sleep(Duration::from_millis(10)).await;
+    }
 }
 
 /// Reads until the server's close frame; its code.
@@ -787,4 +829,156 @@ async fn a_finished_game_is_analysed_once_in_the_background() {
     let again = post(s.addr, &path, None, json!({})).await.json();
     assert_eq!(again["status"], "done");
     assert_eq!(again["report"], report);
+}
+
+/// Waits until `sock` is closed by the server (end of file or reset), at
+/// most `secs`; how long that took, or None if it stayed open.
+async fn closed_within(sock: &mut tokio::net::TcpStream, secs: u64) -> Option<Duration> {
+    use tokio::io::AsyncReadExt;
+    let t = Instant::now();
+    let mut buf = [0u8; 4096];
+    let deadline = tokio::time::Instant::now() + Duration::from_secs(secs);
+    loop {
+        match tokio::time::timeout_at(deadline, sock.read(&mut buf)).await {
+            Err(_) => return None,
+            Ok(Ok(0)) | Ok(Err(_)) => return Some(t.elapsed()),
+            // An answer (408 or the like) before the close.
+            Ok(Ok(_)) => continue,
+        }
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn idle_and_slow_connections_are_closed_and_capped_per_address() {
+    use tokio::io::AsyncWriteExt;
+    // The test holds both ends of every connection: 2,000 of its own and
+    // the server's (the server raises its own limit the same way at start).
+    let (_, now) = legion_server::http::conn::raise_open_files().unwrap();
+    assert!(
+        now.is_none_or(|n| n >= 5000),
+        "this test needs 5,000 open files; the hard limit is {now:?}"
+    );
+    let mut c = config(std::path::PathBuf::new());
+    let dir = tempfile::tempdir().unwrap();
+    c.db = dir.path().join("t.db");
+    c.limits.header_timeout = Duration::from_secs(1);
+    c.limits.body_timeout = Duration::from_secs(1);
+    let cap = c.limits.connections_per_address;
+    assert_eq!(cap, 256, "the documented default");
+    let s = start_config(c).await;
+    // 2,000 idle connections from one address.
+    let mut idle = Vec::new();
+    for _ in 0..2000 {
+        idle.push(tokio::net::TcpStream::connect(s.addr).await.unwrap());
+    }
+    // Another client is served at once.
+    let t = Instant::now();
+    let r = exchange(
+        s.addr,
+        Some(std::net::Ipv4Addr::new(127, 0, 0, 2)),
+        "GET",
+        "/healthz",
+        &format!("Host: {}\r\n", s.addr),
+        b"",
+    )
+    .await;
+    assert_eq!(r.status, 200, "{r:?}", r = r.body);
+    let served = t.elapsed();
+    assert!(served < Duration::from_secs(2), "{served:?}");
+    // Those beyond the cap were closed at accept, the others once idle
+    // for the header timeout.
+    let beyond = closed_within(idle.last_mut().unwrap(), 5).await;
+    assert!(beyond.is_some(), "a connection beyond the cap stayed open");
+    let first = closed_within(&mut idle[0], 5).await;
+    assert!(first.is_some(), "an idle connection stayed open");
+    let m = exchange(
+        s.addr,
+        Some(std::net::Ipv4Addr::new(127, 0, 0, 2)),
+        "GET",
+        "/metrics",
+        &format!("Host: {}\r\n", s.addr),
+        b"",
+    )
+    .await
+    .body;
+    let refused: usize = m
+        .lines()
+        .find_map(|l| l.strip_prefix("legion_connections_refused_total "))
+        .and_then(|n| n.trim().parse().ok())
+        .unwrap_or_else(|| panic!("{m}"));
+    assert!(refused >= 2000 - cap, "{refused} refused");
+    eprintln!(
+        "2,000 idle connections: another address served in {served:?}; \
+         an idle one closed after {first:?}, {refused} closed at accept"
+    );
+    drop(idle);
+    // A head sent in part, and a body sent in part, are cut off too.
+    let mut half_head = tokio::net::TcpStream::connect(s.addr).await.unwrap();
+    half_head
+        .write_all(format!("GET /healthz HTTP/1.1\r\nHost: {}\r\n", s.addr).as_bytes())
+        .await
+        .unwrap();
+    let took = closed_within(&mut half_head, 5).await;
+    assert!(took.is_some(), "a half-sent head stayed open");
+    let mut half_body = tokio::net::TcpStream::connect(s.addr).await.unwrap();
+    half_body
+        .write_all(
+            format!(
+                "POST /api/games HTTP/1.1\r\nHost: {}\r\nContent-Type: application/json\r\n\
+                 Content-Length: 100\r\n\r\n{{\"mode\"",
+                s.addr
+            )
+            .as_bytes(),
+        )
+        .await
+        .unwrap();
+    let took = closed_within(&mut half_body, 5).await;
+    assert!(took.is_some(), "a half-sent body stayed open");
+    // A kept-alive connection is served again, then closed when idle.
+    let mut kept = tokio::net::TcpStream::connect(s.addr).await.unwrap();
+    let ask = format!("GET /healthz HTTP/1.1\r\nHost: {}\r\n\r\n", s.addr);
+    kept.write_all(ask.as_bytes()).await.unwrap();
+    let mut buf = [0u8; 1024];
+    let n = tokio::io::AsyncReadExt::read(&mut kept, &mut buf)
+        .await
+        .unwrap();
+    assert!(buf[..n].starts_with(b"HTTP/1.1 200"));
+    let took = closed_within(&mut kept, 5).await;
+    assert!(
+        took.is_some_and(|t| t >= Duration::from_millis(900)),
+        "{took:?}"
+    );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn health_says_when_the_database_cannot_be_written() {
+    if std::env::var("LEGION_TEST_BACKEND").as_deref() == Ok("postgres") {
+        return; // a SQLite file's lock; PostgreSQL's outage is its own test
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("t.db");
+    let s = start_config(config(db.clone())).await;
+    assert_eq!(get(s.addr, "/healthz", None).await.status, 200);
+    // Another program holds the file's write lock: reads still work, but
+    // no move could be stored.
+    let other = rusqlite::Connection::open(&db).unwrap();
+    other.execute_batch("BEGIN IMMEDIATE").unwrap();
+    let t = Instant::now();
+    let r = get(s.addr, "/healthz", None).await;
+    assert_eq!(r.status, 503, "{}", r.body);
+    assert!(
+        r.json()["error"]
+            .as_str()
+            .unwrap()
+            .contains("cannot be written"),
+        "{}",
+        r.body
+    );
+    assert!(t.elapsed() < Duration::from_secs(4), "{:?}", t.elapsed());
+    // A new game cannot be stored either: 503, not 500.
+    let r = post(s.addr, "/api/games", None, json!({"mode": "local"})).await;
+    assert_eq!(r.status, 503, "{}", r.body);
+    other.execute_batch("COMMIT").unwrap();
+    drop(other);
+    assert_eq!(get(s.addr, "/healthz", None).await.status, 200);
 }

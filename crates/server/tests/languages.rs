@@ -359,3 +359,45 @@ async fn positions_and_records_that_cannot_be_read_in_either_language() {
         "{ru}"
     );
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn new_game_settings_are_refused_with_a_code_in_either_language() {
+    let s = start(temp_db("settings")).await;
+    let cases = [
+        (
+            json!({"mode": "chess"}),
+            "server.bad_mode",
+            "mode must be engine, friend or local, not 'chess'",
+            "режим (mode) — engine, friend или local, а не «chess»",
+        ),
+        (
+            json!({"mode": "engine", "color": "green"}),
+            "server.bad_color",
+            "color must be white, black or random, not 'green'",
+            "цвет (color) — white, black или random, а не «green»",
+        ),
+        (
+            json!({"mode": "engine", "level": 11}),
+            "server.bad_level",
+            "level must be from 1 to 10, not 11",
+            "уровень (level) — от 1 до 10, а не 11",
+        ),
+        (
+            json!({"mode": "local", "rules": "checkers"}),
+            "server.bad_rules",
+            "rules must be 'default' or 'mate-ends-game', not 'checkers'",
+            "правила (rules) — «default» или «mate-ends-game», а не «checkers»",
+        ),
+        (
+            json!({"mode": "local", "clock": {"initial_s": 0}}),
+            "server.bad_clock",
+            "clock: initial_s from 1 to 36000 seconds, increment_s from 0 to 600",
+            "часы (clock): initial_s — от 1 до 36000 секунд, increment_s — от 0 до 600",
+        ),
+    ];
+    for (body, code, en_text, ru_text) in cases {
+        let (en, ru) = both(s.addr, "/api/games", body).await;
+        assert_eq!(en["code"], code, "{en}");
+        assert_eq!((text(&en), text(&ru)), (en_text, ru_text));
+    }
+}

@@ -274,3 +274,31 @@ async fn migrating_copies_and_checks_every_game() {
         c.execute("DELETE FROM games WHERE id = 'g4'", []).unwrap();
     }
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_second_server_on_one_sqlite_file_is_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    let at = dir.path().join("one.db").display().to_string();
+    let first = Store::open(&at).await.unwrap();
+    let second = Store::open(&at).await;
+    let Err(e) = second else {
+        panic!("a second store opened the same SQLite file");
+    };
+    assert!(matches!(e, StoreError::InUse(_)), "{e:?}");
+    let said = e.to_string();
+    assert!(
+        said.contains("one.db is in use by another server") && !said.contains('\n'),
+        "{said}"
+    );
+    // The whole server says the same before it listens.
+    let refused = legion_server::app(&legion_server::Config::local(&at)).await;
+    assert!(
+        refused
+            .err()
+            .is_some_and(|e| e.to_string().contains("in use by another server")),
+        "a second server started on the same file"
+    );
+    // Once the first has stopped, the file is free again.
+    drop(first);
+    Store::open(&at).await.unwrap();
+}

@@ -236,11 +236,14 @@ async fn not_found(uri: axum::http::Uri, lang: Lang) -> Response {
 }
 
 async fn healthz(State(app): State<App>) -> Response {
-    let ok = app.hub.store.check().await.is_ok();
-    if ok {
-        axum::Json(json!({"status": "ok"})).into_response()
-    } else {
-        ApiError::busy("the database does not answer").into_response()
+    // A write, not a read: a locked, full, read-only or unreachable
+    // database answers 503 with the reason (issue 19.14).
+    match app.hub.store.check().await {
+        Ok(()) => axum::Json(json!({"status": "ok"})).into_response(),
+        Err(e) => {
+            tracing::error!("health: {e}");
+            ApiError::busy(format!("the database cannot be written: {e}")).into_response()
+        }
     }
 }
 
@@ -281,9 +284,10 @@ struct CreateGame {
 fn parse_rules(name: Option<&str>) -> ApiResult<legion_rules::Rules> {
     let name = name.unwrap_or("default");
     rules_of(name).ok_or_else(|| {
-        ApiError::bad_request(format!(
-            "rules must be 'default' or 'mate-ends-game', not '{name}'"
-        ))
+        ApiError::said(
+            StatusCode::BAD_REQUEST,
+            i18n::Text::new("server.bad_rules").arg("rules", name),
+        )
     })
 }
 
@@ -323,26 +327,28 @@ async fn create_game(
 ) -> ApiResult<Response> {
     let req: CreateGame = body(b)?;
     let mode = Mode::parse(&req.mode).ok_or_else(|| {
-        ApiError::bad_request(format!(
-            "mode must be engine, friend or local, not '{}'",
-            req.mode
-        ))
+        ApiError::said(
+            StatusCode::BAD_REQUEST,
+            i18n::Text::new("server.bad_mode").arg("mode", &req.mode),
+        )
     })?;
     let color = match req.color.as_deref().unwrap_or("white") {
         "white" | "w" => Side::White,
         "black" | "b" => Side::Black,
         "random" => random_side(),
         other => {
-            return Err(ApiError::bad_request(format!(
-                "color must be white, black or random, not '{other}'"
-            )));
+            return Err(ApiError::said(
+                StatusCode::BAD_REQUEST,
+                i18n::Text::new("server.bad_color").arg("color", other),
+            ));
         }
     };
     let level = req.level.unwrap_or(3);
     if !(1..=10).contains(&level) {
-        return Err(ApiError::bad_request(format!(
-            "level must be from 1 to 10, not {level}"
-        )));
+        return Err(ApiError::said(
+            StatusCode::BAD_REQUEST,
+            i18n::Text::new("server.bad_level").arg("level", level),
+        ));
     }
     let rules = parse_rules(req.rules.as_deref())?;
     let start = match &req.start {
@@ -364,8 +370,9 @@ async fn create_game(
                 && (1.0..=36_000.0).contains(&c.initial_s)
                 && (0.0..=600.0).contains(&c.increment_s);
             if !ok {
-                return Err(ApiError::bad_request(
-                    "clock: initial_s from 1 to 36000 seconds, increment_s from 0 to 600",
+                return Err(ApiError::said(
+                    StatusCode::BAD_REQUEST,
+                    i18n::Text::new("server.bad_clock"),
                 ));
             }
             Some((

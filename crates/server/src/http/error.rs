@@ -209,6 +209,10 @@ impl From<StoreError> for ApiError {
                 axum::http::StatusCode::CONFLICT,
                 crate::i18n::Text::new("server.game_changed"),
             ),
+            e if e.unavailable() => {
+                tracing::error!("database unavailable: {e}");
+                ApiError::busy("database unavailable: try again in a moment")
+            }
             e => ApiError::Internal(e.to_string()),
         }
     }

@@ -50,6 +50,40 @@ fn host_name(authority: &str) -> String {
     a.rsplit_once(':').map_or(a.clone(), |(h, _)| h.to_string())
 }
 
+/// Whether `Host` is a plain `name[:port]` or `[v6][:port]`: no user
+/// part (`127.0.0.1:80@evil`), no path, no stray characters. Anything
+/// else is refused before the name is compared, so that no reading of a
+/// strange value can pass for a loopback name (issue 19.17).
+fn well_formed_host(authority: &str) -> bool {
+    let (host, port) = if let Some(rest) = authority.strip_prefix('[') {
+        let Some((v6, after)) = rest.split_once(']') else {
+            return false;
+        };
+        if v6.parse::<std::net::Ipv6Addr>().is_err() {
+            return false;
+        }
+        match after {
+            "" => return true,
+            p => match p.strip_prefix(':') {
+                Some(p) => ("x", Some(p)),
+                None => return false,
+            },
+        }
+    } else {
+        match authority.split_once(':') {
+            Some((h, p)) => (h, Some(p)),
+            None => (authority, None),
+        }
+    };
+    let name_ok = !host.is_empty()
+        && host
+            .bytes()
+            .all(|b| b.is_ascii_alphanumeric() || b == b'.' || b == b'-');
+    let port_ok =
+        port.is_none_or(|p| !p.is_empty() && p.len() <= 5 && p.bytes().all(|b| b.is_ascii_digit()));
+    name_ok && port_ok
+}
+
 impl Site {
     fn host_allowed(&self, host: Option<&str>) -> bool {
         if self.any_host {
@@ -109,10 +143,23 @@ fn check(site: &Site, req: &Request) -> Result<(), ApiError> {
             format!("the headers are larger than {} KiB", MAX_HEADERS / 1024),
         ));
     }
-    let host = headers
-        .get(header::HOST)
-        .and_then(|v| v.to_str().ok())
-        .or_else(|| req.uri().authority().map(|a| a.as_str()));
+    // This server is no proxy: a request names its target by path only
+    // (an absolute URI would name a host besides `Host`), with one `Host`.
+    if req.uri().scheme().is_some() || req.uri().authority().is_some() {
+        return Err(ApiError::bad_request(
+            "a request names its path only, not an absolute address",
+        ));
+    }
+    if headers.get_all(header::HOST).iter().nth(1).is_some() {
+        return Err(ApiError::bad_request("a request has one Host header"));
+    }
+    let host = headers.get(header::HOST).and_then(|v| v.to_str().ok());
+    if host.is_some_and(|h| !well_formed_host(h)) {
+        return Err(ApiError::bad_request(format!(
+            "the Host '{}' is not a host name with an optional port",
+            host.unwrap_or("")
+        )));
+    }
     if !site.host_allowed(host) {
         return Err(ApiError::bad_request(format!(
             "this server does not serve the host '{}'",
@@ -238,6 +285,32 @@ mod tests {
         assert!(site.host_allowed(Some("Legion.Example")));
         assert!(site.host_allowed(Some("play.example:443")));
         assert!(!site.host_allowed(Some("legion.example.evil")));
+    }
+
+    #[test]
+    fn hosts_are_plain_names_with_a_port() {
+        for ok in [
+            "127.0.0.1:8080",
+            "localhost",
+            "[::1]:80",
+            "[::1]",
+            "legion.example",
+        ] {
+            assert!(well_formed_host(ok), "{ok}");
+        }
+        for bad in [
+            "127.0.0.1:80@evil",
+            "evil@127.0.0.1",
+            "127.0.0.1/x",
+            "127.0.0.1:",
+            "127.0.0.1:80:81",
+            "[::1]x",
+            "[evil]:80",
+            "",
+            "127.0.0.1 evil",
+        ] {
+            assert!(!well_formed_host(bad), "{bad}");
+        }
     }
 
     #[test]

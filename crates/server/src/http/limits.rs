@@ -41,6 +41,15 @@ pub struct Limits {
     pub ws_hello: Duration,
     pub ws_ping: Duration,
     pub ws_idle: Duration,
+    /// A request head's time to arrive in full, counted from when the
+    /// server waits for it: also how long an idle kept-alive connection
+    /// stays open.
+    pub header_timeout: Duration,
+    /// A request body's time to arrive in full.
+    pub body_timeout: Duration,
+    /// Connections one address may hold at once (0: no cap; not applied
+    /// behind a proxy, where every connection is the proxy's).
+    pub connections_per_address: usize,
 }
 
 impl Default for Limits {
@@ -59,6 +68,9 @@ impl Default for Limits {
             ws_hello: Duration::from_secs(10),
             ws_ping: Duration::from_secs(20),
             ws_idle: Duration::from_secs(60),
+            header_timeout: Duration::from_secs(10),
+            body_timeout: Duration::from_secs(20),
+            connections_per_address: 256,
         }
     }
 }
@@ -73,7 +85,7 @@ pub struct Client(pub ClientKey);
 #[derive(Clone, Copy, Debug, Default)]
 pub struct BehindProxy(pub bool);
 
-fn block_of(ip: IpAddr) -> IpAddr {
+pub(crate) fn block_of(ip: IpAddr) -> IpAddr {
     match ip {
         IpAddr::V6(v6) => match v6.to_ipv4_mapped() {
             Some(v4) => IpAddr::V4(v4),

@@ -5,6 +5,7 @@
 pub mod account;
 pub mod api;
 pub mod assets;
+pub mod conn;
 pub mod error;
 pub mod guard;
 pub mod limits;

@@ -35,6 +35,16 @@ pub enum StoreError {
     Thread(std::io::Error),
     #[error("the database has schema version {0}, newer than this server knows")]
     TooNew(i64),
+    #[error(
+        "the database {} is in use by another server (it holds {}.lock): stop that one first; servers that share games share PostgreSQL (docs/HOSTING.md)",
+        .0.display(), .0.display()
+    )]
+    InUse(std::path::PathBuf),
+    #[error("cannot lock the database ({}): {source}", path.display())]
+    Lock {
+        path: std::path::PathBuf,
+        source: std::io::Error,
+    },
     #[error("a database task failed: {0}")]
     Task(String),
     /// The game was changed by another request (on this server or another
@@ -92,6 +102,25 @@ pub struct GameRow {
     /// The ply at which the engine is to move, if it is (derived, like
     /// `deadline_ms`; PostgreSQL keeps it as a job any server may claim).
     pub engine_ply: Option<i64>,
+}
+
+impl StoreError {
+    /// Whether the database cannot be reached or written at the moment
+    /// (an outage, a locked or full file): such failures answer 503, not
+    /// 500, and make /healthz say so.
+    pub fn unavailable(&self) -> bool {
+        use rusqlite::ErrorCode as C;
+        match self {
+            StoreError::Postgres(
+                sqlx::Error::PoolTimedOut | sqlx::Error::PoolClosed | sqlx::Error::Io(_),
+            ) => true,
+            StoreError::Sqlite(rusqlite::Error::SqliteFailure(f, _)) => matches!(
+                f.code,
+                C::DatabaseBusy | C::DatabaseLocked | C::DiskFull | C::ReadOnly | C::CannotOpen
+            ),
+            _ => false,
+        }
+    }
 }
 
 impl GameRow {

@@ -113,13 +113,19 @@ const NOW_MS: &str = "(extract(epoch from clock_timestamp()) * 1000)::bigint";
 /// before any other server may take it.
 const FIRST_CLAIM_MS: i64 = 500;
 
+/// How long a request waits for a database connection (issue 19.14).
+pub const ACQUIRE_TIMEOUT: std::time::Duration = std::time::Duration::from_secs(3);
+
 /// Any number, to take the same advisory lock from every server.
 const MIGRATION_LOCK: i64 = 0x1E61_0000;
 
 impl PgStore {
     pub async fn open(url: &str) -> Result<PgStore, StoreError> {
+        // A request waits at most this for a connection: during an outage
+        // it answers 503 in seconds, not 500 after sqlx's default 30 s.
         let pool = PgPoolOptions::new()
             .max_connections(16)
+            .acquire_timeout(ACQUIRE_TIMEOUT)
             .connect(url)
             .await?;
         migrate(&pool).await?;

@@ -20,6 +20,46 @@ struct Job {
 pub struct SqliteStore {
     reader: Mutex<Connection>,
     writer: Mutex<std::sync::mpsc::Sender<Job>>,
+    /// An exclusive lock on `<file>.lock`, held while the store is open:
+    /// a second server on the same file would serve stale games (issue
+    /// 19.15). The system frees it when the process ends, even by kill -9.
+    _lock: std::fs::File,
+}
+
+/// How long /healthz waits for a write lock before it says the file is
+/// locked (games' writes wait 5 s).
+const HEALTH_WAIT: std::time::Duration = std::time::Duration::from_secs(2);
+
+fn now_ms() -> i64 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_millis() as i64)
+}
+
+/// The sidecar lock file of the database at `path`.
+pub fn lock_path(path: &Path) -> std::path::PathBuf {
+    let mut name = path.as_os_str().to_owned();
+    name.push(".lock");
+    name.into()
+}
+
+/// Takes the database's lock, or says who holds it.
+fn lock(path: &Path) -> Result<std::fs::File, StoreError> {
+    let at = lock_path(path);
+    let file = std::fs::OpenOptions::new()
+        .create(true)
+        .truncate(false)
+        .write(true)
+        .open(&at)
+        .map_err(|source| StoreError::Lock {
+            path: at.clone(),
+            source,
+        })?;
+    match file.try_lock() {
+        Ok(()) => Ok(file),
+        Err(std::fs::TryLockError::WouldBlock) => Err(StoreError::InUse(path.to_path_buf())),
+        Err(std::fs::TryLockError::Error(source)) => Err(StoreError::Lock { path: at, source }),
+    }
 }
 
 /// The schema, one step a version; `user_version` says how many ran.
@@ -182,8 +222,13 @@ fn raw_row(r: &rusqlite::Row<'_>) -> rusqlite::Result<RawRow> {
 impl SqliteStore {
     /// Opens (creating and migrating if needed) the database at `path`.
     pub fn open(path: &Path) -> Result<SqliteStore, StoreError> {
+        let lock = lock(path)?;
         let mut writer = connect(path)?;
         migrate(&mut writer)?;
+        // /healthz writes here (not part of the games' schema: no version).
+        writer.execute_batch(
+            "CREATE TABLE IF NOT EXISTS legion_health (id INTEGER PRIMARY KEY, at_ms INTEGER NOT NULL)",
+        )?;
         let reader = connect(path)?;
         let (tx, rx) = std::sync::mpsc::channel::<Job>();
         std::thread::Builder::new()
@@ -204,6 +249,7 @@ impl SqliteStore {
         Ok(SqliteStore {
             reader: Mutex::new(reader),
             writer: Mutex::new(tx),
+            _lock: lock,
         })
     }
 
@@ -350,10 +396,20 @@ impl SqliteStore {
         })
     }
 
+    /// Whether the file can be written: a one-row write in its own
+    /// table (a read would pass on a locked, full or read-only file; issue
+    /// 19.14), and the integrity of the first pages read by it.
     pub fn check(&self) -> Result<(), StoreError> {
         self.read(|c| {
-            Ok(c.query_row("SELECT 1", [], |r| r.get::<_, i64>(0))
-                .map(|_| ())?)
+            c.busy_timeout(HEALTH_WAIT)?;
+            let probe = c.execute(
+                "INSERT INTO legion_health (id, at_ms) VALUES (1, ?1)
+                 ON CONFLICT (id) DO UPDATE SET at_ms = excluded.at_ms",
+                params![now_ms()],
+            );
+            c.busy_timeout(std::time::Duration::from_secs(5))?;
+            probe?;
+            Ok(())
         })
     }
 }

@@ -113,7 +113,20 @@ pub async fn create_database(server: &str, name: &str) {
 /// A server with this configuration on a free port of this machine.
 pub async fn start_config(config: legion_server::Config) -> TestServer {
     let config = on_backend(config).await;
-    let built = legion_server::app(&config).await.unwrap();
+    // A server the test dropped a moment ago on the same SQLite file frees
+    // its lock once its last connection's task has ended: wait for that.
+    let deadline = std::time::Instant::now() + Duration::from_secs(10);
+    let built = loop {
+        match legion_server::app(&config).await {
+            Ok(b) => break b,
+            Err(legion_server::ServerError::Store(legion_server::store::StoreError::InUse(_)))
+                if std::time::Instant::now() < deadline =>
+            {
+                tokio::time::sleep(Duration::from_millis(20)).await
+            }
+            Err(e) => panic!("{e}"),
+        }
+    };
     let hub = built.hub.clone();
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
     let addr = listener.local_addr().unwrap();
