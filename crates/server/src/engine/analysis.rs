@@ -187,27 +187,54 @@ pub fn judge(game: &Game, evals: &[(i32, Option<Move>)]) -> Report {
     }
 }
 
+/// A search that completes no depth within its nodes is given this many
+/// times more, up to `RETRIES` times (a position where checks and forced
+/// replies are extended can need far more than usual for depth 1).
+const MORE_NODES: u64 = 4;
+const RETRIES: u32 = 3;
+
 /// One position's evaluation for its side to move, with its best move.
-/// A position without a legal move is lost, or drawn if the game says so.
-fn evaluate(pos: &Position, stop: &std::sync::atomic::AtomicBool) -> (i32, Option<Move>) {
+/// A position without a legal move is lost. The score is always that of
+/// a completed depth: a search stopped before its first depth found
+/// nothing (its "0" is no evaluation), so it is searched again with more
+/// nodes; `None` if it was stopped, or still completed no depth.
+fn evaluate(pos: &Position, stop: &std::sync::atomic::AtomicBool) -> Option<(i32, Option<Move>)> {
+    evaluate_from(pos, stop, NODES_PER_POSITION)
+}
+
+/// `evaluate`, starting with `nodes` nodes.
+fn evaluate_from(
+    pos: &Position,
+    stop: &std::sync::atomic::AtomicBool,
+    mut nodes: u64,
+) -> Option<(i32, Option<Move>)> {
     if !pos.has_legal_move() {
-        return (-WIN, None);
+        return Some((-WIN, None));
     }
-    let limits = Limits {
-        nodes: Some(NODES_PER_POSITION),
-        ..Limits::default()
-    };
     let table = Table::new(8);
-    let out = search(
-        pos,
-        &[],
-        &limits,
-        &Config::default(),
-        &table,
-        stop,
-        &mut |_| {},
-    );
-    (out.score, out.best)
+    for _ in 0..=RETRIES {
+        let limits = Limits {
+            nodes: Some(nodes),
+            ..Limits::default()
+        };
+        let out = search(
+            pos,
+            &[],
+            &limits,
+            &Config::default(),
+            &table,
+            stop,
+            &mut |_| {},
+        );
+        if out.depth >= 1 {
+            return Some((out.score, out.best));
+        }
+        if stop.load(std::sync::atomic::Ordering::Relaxed) {
+            return None;
+        }
+        nodes *= MORE_NODES;
+    }
+    None
 }
 
 impl Hub {
@@ -254,7 +281,11 @@ impl Hub {
                     break;
                 };
                 match ticket.result().await {
-                    Ok(e) => evals.push(e),
+                    Ok(Some(e)) => evals.push(e),
+                    Ok(None) => {
+                        tracing::error!(game = %id, ply = i, "a position of the game could not be evaluated; the analysis is given up");
+                        break;
+                    }
                     Err(_) => break,
                 }
                 hub.running.set(&id, i + 1, positions);
@@ -283,6 +314,22 @@ impl Hub {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_position_is_scored_by_a_completed_depth_never_by_a_stopped_search() {
+        // Two Queens against a King and a man, White to move, wins. Depth 1
+        // costs about 5,000 nodes here (checks are extended): a search
+        // of 1,000 or 4,000 nodes stops before it and says "0"; the
+        // evaluation searches on until a depth is complete.
+        let pos: Position = "7k/6m1/8/8/8/8/1QQ5/4K3 w - 0 1".parse().unwrap();
+        let stop = std::sync::atomic::AtomicBool::new(false);
+        let (score, best) = evaluate_from(&pos, &stop, 1_000).unwrap();
+        assert!(score > WIN_BOUND, "{score}");
+        assert!(best.is_some());
+        // A stopped evaluation is no evaluation.
+        stop.store(true, std::sync::atomic::Ordering::Relaxed);
+        assert_eq!(evaluate_from(&pos, &stop, 1_000), None);
+    }
 
     #[test]
     fn winning_chances_are_lichess_s() {
