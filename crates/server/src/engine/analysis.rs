@@ -18,8 +18,8 @@ use legion_rules::notation::{canonical, human};
 use legion_rules::{Game, Move, Position};
 use serde::{Deserialize, Serialize};
 
-use crate::engine::pool::Priority;
-use crate::games::hub::{Hub, SERVER};
+use crate::engine::pool::{ClientKey, Priority};
+use crate::games::hub::Hub;
 use crate::games::ids::GameId;
 use crate::games::model::Status;
 use crate::games::refusal::{CoreError, CoreResult, Refusal};
@@ -254,8 +254,14 @@ impl Hub {
     }
 
     /// Starts the analysis of a game that has ended, unless it is done or
-    /// under way.
-    pub async fn request_analysis(self: &Arc<Self>, id: &GameId) -> CoreResult<Progress> {
+    /// under way, for `client`: it holds one of the client's analyses and
+    /// a place in the engine's queue while it runs (`EnginePool::hold`),
+    /// and its positions are the client's searches in the pool's turns.
+    pub async fn request_analysis(
+        self: &Arc<Self>,
+        id: &GameId,
+        client: ClientKey,
+    ) -> CoreResult<Progress> {
         let game = {
             let (_, g) = self.current(id).await?;
             if matches!(g.status(), Status::Active | Status::Waiting) {
@@ -267,14 +273,17 @@ impl Hub {
         if !matches!(progress, Progress::None) {
             return Ok(progress);
         }
+        let hold = self.pool.hold(client)?;
         let positions = game.positions().len();
         self.running.set(id, 0, positions);
         let hub = self.clone();
         let id = id.clone();
         tokio::spawn(async move {
+            // Given back when the analysis ends, however it ends.
+            let _hold = hold;
             let mut evals = Vec::with_capacity(positions);
             for (i, pos) in game.positions().iter().copied().enumerate() {
-                let ticket = hub.pool.submit(Priority::Background, SERVER, move |stop| {
+                let ticket = hub.pool.submit(Priority::Background, client, move |stop| {
                     evaluate(&pos, stop)
                 });
                 let Ok(ticket) = ticket else {

@@ -30,8 +30,8 @@ pub enum Priority {
     GameMove,
     Draw,
     Analysis,
-    /// Work nobody waits for (a whole game's analysis): last, unbounded
-    /// (the server itself asks, one position at a time).
+    /// Work nobody waits for (a whole game's analysis): last, one
+    /// position at a time; bounded by the analysis's `Hold`, not here.
     Background,
 }
 
@@ -82,6 +82,10 @@ struct State {
     running_total: usize,
     /// Analyses running (at most `Inner::analysis_threads`).
     running_analyses: usize,
+    /// Whole-game analyses under way (`Hold`s), by client; each counts as
+    /// one low-priority search of its client and one waiting in the queue.
+    held: HashMap<ClientKey, usize>,
+    held_total: usize,
     closed: bool,
 }
 
@@ -134,6 +138,33 @@ fn count_down(map: &mut HashMap<ClientKey, usize>, client: ClientKey) {
     }
 }
 
+impl State {
+    /// Places taken in the bounded queue: searches a client waits on,
+    /// queued, and whole-game analyses under way.
+    fn waiting(&self) -> usize {
+        self.queue.iter().filter(|j| j.priority.limited()).count() + self.held_total
+    }
+}
+
+/// Whole-game analyses under way at once, in all and per client.
+pub const GAME_ANALYSES: usize = 4;
+pub const GAME_ANALYSES_PER_CLIENT: usize = 1;
+
+/// A whole-game analysis's place (`EnginePool::hold`), given back on drop.
+pub struct Hold {
+    inner: Arc<Inner>,
+    client: ClientKey,
+}
+
+impl Drop for Hold {
+    fn drop(&mut self) {
+        let mut st = self.inner.lock();
+        count_down(&mut st.low, self.client);
+        count_down(&mut st.held, self.client);
+        st.held_total -= 1;
+    }
+}
+
 impl Inner {
     fn lock(&self) -> MutexGuard<'_, State> {
         // A panic inside a search happens outside this lock, so a poisoned
@@ -183,7 +214,7 @@ impl EnginePool {
         let stop = Arc::new(AtomicBool::new(false));
         let mut st = self.inner.lock();
         if priority.limited() {
-            let waiting = st.queue.iter().filter(|j| j.priority.limited()).count();
+            let waiting = st.waiting();
             if waiting >= self.inner.capacity {
                 return Err(PoolError::Full);
             }
@@ -210,6 +241,30 @@ impl EnginePool {
         // must not swallow the wake-up of one that may.
         self.inner.ready.notify_all();
         Ok(Ticket { rx, stop })
+    }
+
+    /// Holds a place for a whole-game analysis of `client` while it runs
+    /// (its positions are then queued one at a time as `Background`): one
+    /// of the client's low-priority searches and one place in the queue,
+    /// and at most `GAME_ANALYSES_PER_CLIENT` of the client's and
+    /// `GAME_ANALYSES` in all. Dropping the `Hold` gives them back.
+    pub fn hold(&self, client: ClientKey) -> Result<Hold, PoolError> {
+        let mut st = self.inner.lock();
+        if st.waiting() >= self.inner.capacity || st.held_total >= GAME_ANALYSES {
+            return Err(PoolError::Full);
+        }
+        let mine = st.low.get(&client).copied().unwrap_or(0);
+        let games = st.held.get(&client).copied().unwrap_or(0);
+        if mine >= self.inner.per_client || games >= GAME_ANALYSES_PER_CLIENT {
+            return Err(PoolError::TooMany(mine));
+        }
+        *st.low.entry(client).or_default() += 1;
+        *st.held.entry(client).or_default() += 1;
+        st.held_total += 1;
+        Ok(Hold {
+            inner: self.inner.clone(),
+            client,
+        })
     }
 
     /// Searches waiting, and searches running.
@@ -391,6 +446,43 @@ mod tests {
         for t in tickets {
             t.result().await.unwrap();
         }
+    }
+
+    #[tokio::test]
+    async fn whole_game_analyses_are_bounded_with_the_others() {
+        let pool = EnginePool::new(1, 64, 2);
+        // One whole-game analysis a client; it counts as one of its two
+        // low-priority searches.
+        let h1 = pool.hold(ip(1)).unwrap();
+        assert_eq!(pool.hold(ip(1)).err(), Some(PoolError::TooMany(1)));
+        let (tx, rx) = mpsc::channel();
+        let never = Arc::new(AtomicBool::new(false));
+        let a = pool
+            .submit(Priority::Analysis, ip(1), gate(tx, "a", never))
+            .unwrap();
+        assert_eq!(rx.recv().unwrap(), "a");
+        assert_eq!(
+            pool.submit(Priority::Analysis, ip(1), |_| ()).err(),
+            Some(PoolError::TooMany(2))
+        );
+        drop(a);
+        // At most GAME_ANALYSES in all.
+        let others: Vec<Hold> = (2..=GAME_ANALYSES as u8)
+            .map(|n| pool.hold(ip(n)).unwrap())
+            .collect();
+        assert_eq!(pool.hold(ip(99)).err(), Some(PoolError::Full));
+        drop(h1);
+        let again = pool.hold(ip(99)).unwrap();
+        drop((others, again));
+        // Each holds a place in the queue: a queue of 2 holds two.
+        let pool = EnginePool::new(1, 2, 2);
+        let _x = pool.hold(ip(1)).unwrap();
+        let _y = pool.hold(ip(2)).unwrap();
+        assert_eq!(pool.hold(ip(3)).err(), Some(PoolError::Full));
+        assert_eq!(
+            pool.submit(Priority::Analysis, ip(3), |_| ()).err(),
+            Some(PoolError::Full)
+        );
     }
 
     #[tokio::test]

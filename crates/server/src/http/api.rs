@@ -597,7 +597,7 @@ async fn request_analysis(
 ) -> ApiResult<Response> {
     no_fields(b)?;
     app.analyses.check(client)?;
-    let progress = app.hub.request_analysis(&id).await?;
+    let progress = app.hub.request_analysis(&id, client.0).await?;
     Ok((StatusCode::ACCEPTED, axum::Json(progress)).into_response())
 }
 
