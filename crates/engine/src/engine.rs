@@ -223,6 +223,11 @@ pub struct Job {
 }
 
 impl Job {
+    /// The limits this job searches within (the level's caps applied).
+    pub fn limits(&self) -> &Limits {
+        &self.limits
+    }
+
     /// The best move for `pos`, as `Engine::go`.
     pub fn go(
         &self,

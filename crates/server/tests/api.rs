@@ -491,6 +491,58 @@ async fn study_endpoints() {
         .collect();
     assert_eq!(firsts.len(), 3);
     assert_eq!(v["best"], lines[0]["best"]);
+    // A won position (two Queens against a man): every line searched
+    // (depth 1 or more), best first by its score, the answer's own score
+    // and depth line 1's; a search out of time at once is a 503, not a
+    // line "cp 0, depth 0" of a move never searched.
+    for ms in [300, 10] {
+        let r = post(
+            s.addr,
+            "/api/analyse",
+            None,
+            json!({"lfen": "7k/6m1/8/8/8/8/1QQ5/4K3 w - 0 1", "movetime_ms": ms, "lines": 3}),
+        )
+        .await;
+        if r.status == 503 {
+            assert_eq!(r.json()["code"], "server.analysis_cut");
+            assert_eq!(ms, 10, "{}", r.body);
+            continue;
+        }
+        assert_eq!(r.status, 200, "{}", r.body);
+        let v = r.json();
+        let lines = v["lines"].as_array().unwrap();
+        assert!(!lines.is_empty(), "{v}");
+        for l in lines {
+            assert!(l["depth"].as_i64().unwrap() >= 1, "{v}");
+        }
+        let order = |l: &Value| {
+            let text = l["score"].as_str().unwrap();
+            let (kind, n) = text.split_once(' ').unwrap();
+            let n: i64 = n.parse().unwrap();
+            // A nearer win is better, a later loss less bad.
+            match kind {
+                "win" => (2, -n),
+                "cp" => (1, n),
+                "loss" => (0, n),
+                _ => panic!("{text}"),
+            }
+        };
+        assert!(
+            lines.windows(2).all(|w| order(&w[0]) >= order(&w[1])),
+            "{v}"
+        );
+        assert_eq!(
+            (&v["score"], &v["depth"]),
+            (&lines[0]["score"], &lines[0]["depth"])
+        );
+        if ms == 300 {
+            assert_eq!(lines.len(), 3, "{v}");
+            assert!(
+                lines[0]["score"].as_str().unwrap().starts_with("win "),
+                "{v}"
+            );
+        }
+    }
     let r = post(
         s.addr,
         "/api/analyse",

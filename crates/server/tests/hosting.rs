@@ -793,6 +793,93 @@ async fn rematches_swap_colours() {
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn whole_game_analyses_are_bounded_per_client_and_in_all() {
+    let s = start_with(temp_db("game-analyses"), 1, Duration::from_millis(100)).await;
+    let addr = s.addr;
+    // The one analysis thread is held by a long search (stopped when its
+    // task goes), so whole-game analyses stay under way meanwhile.
+    let hub = s.hub.clone();
+    let holder = tokio::spawn(async move {
+        let _ = hub
+            .analyse(
+                legion_rules::Position::initial(),
+                Duration::from_secs(600),
+                1,
+                std::net::IpAddr::V4(std::net::Ipv4Addr::new(127, 0, 0, 200)),
+            )
+            .await;
+    });
+    let started = Instant::now();
+    while s.hub.engine_load().1 < 1 {
+        assert!(started.elapsed() < Duration::from_secs(30));
+        tokio::time::sleep(Duration::from_millis(10)).await;
+    }
+    // Six finished games.
+    let mut games = Vec::new();
+    for _ in 0..6 {
+        let (id, token, _) = create(addr, json!({"mode": "local"})).await;
+        assert_eq!(play(addr, &id, &token, "c3d4", 0).await.status, 200);
+        assert_eq!(
+            act(addr, &id, "resign", &token, json!({})).await.status,
+            200
+        );
+        games.push(id);
+    }
+    let ask = |from: u8, id: &str| {
+        let path = format!("/api/games/{id}/analysis");
+        async move {
+            let headers = format!("Host: {addr}\r\nContent-Type: application/json\r\n");
+            exchange(
+                addr,
+                Some(std::net::Ipv4Addr::new(127, 0, 0, from)),
+                "POST",
+                &path,
+                &headers,
+                b"{}",
+            )
+            .await
+        }
+    };
+    // One address: its first game's analysis is accepted, a second one
+    // is refused while the first runs (429 with the API's error body).
+    assert_eq!(ask(10, &games[0]).await.status, 202);
+    let r = ask(10, &games[1]).await;
+    assert_eq!(r.status, 429, "{}", r.body);
+    assert_eq!(r.json()["code"], "server.rate_limited", "{}", r.body);
+    assert!(r.json()["error"].is_string());
+    // Asking again for the one under way is no new analysis.
+    let again = ask(10, &games[0]).await;
+    assert_eq!(
+        (again.status, again.json()["status"].clone()),
+        (202, json!("running"))
+    );
+    // Other addresses: four in all, then the engine is busy (503).
+    for (from, id) in [(11, &games[1]), (12, &games[2]), (13, &games[3])] {
+        let r = ask(from, id).await;
+        assert_eq!(r.status, 202, "{}", r.body);
+    }
+    let r = ask(14, &games[4]).await;
+    assert_eq!(r.status, 503, "{}", r.body);
+    assert_eq!(r.json()["code"], "server.engine_busy", "{}", r.body);
+    // Once the engine is free they end, and their places are given back.
+    holder.abort();
+    let started = Instant::now();
+    for id in &games[..4] {
+        loop {
+            let v = get(addr, &format!("/api/games/{id}/analysis"), None)
+                .await
+                .json();
+            if v["status"] == "done" {
+                break;
+            }
+            assert!(started.elapsed() < Duration::from_secs(60), "{v}");
+            tokio::time::sleep(Duration::from_millis(50)).await;
+        }
+    }
+    assert_eq!(ask(10, &games[5]).await.status, 202);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_finished_game_is_analysed_once_in_the_background() {
     let s = start(temp_db("analysis")).await;
     let (id, token, _) = create(s.addr, json!({"mode": "local"})).await;

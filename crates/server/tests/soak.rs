@@ -313,11 +313,12 @@ async fn fairness() {
         t.elapsed()
     };
     let alone = reply(Ipv4Addr::new(127, 0, 0, 3)).await;
-    // Client .2 starts 20 engine games at once; then .3 plays a move.
+    // Client .2 starts 20 engine games at once; once the engine is busy
+    // with them and more wait, .3 plays a move.
     let flood: Vec<_> = (0..20)
         .map(|_| tokio::spawn(reply(Ipv4Addr::new(127, 0, 0, 2))))
         .collect();
-    tokio::time::sleep(Duration::from_millis(300)).await;
+    wait_for_load(&s, 2, 1).await;
     let during = reply(Ipv4Addr::new(127, 0, 0, 3)).await;
     for t in flood {
         t.await.unwrap();
@@ -336,4 +337,147 @@ async fn fairness() {
         during < alone * 3 + Duration::from_millis(500),
         "{during:?} vs {alone:?}"
     );
+    drop(s);
+
+    // Analyses of 10 s from 40 addresses (each at its limit of 2 at once,
+    // the queue full) while a game's engine replies are timed: each
+    // within its move time and a margin, since analyses never take the
+    // thread kept for game moves.
+    let dir = tempfile::tempdir().unwrap();
+    let mut c = config(dir.path().join("fair-analyses.db"));
+    c.engine_threads = 2;
+    c.engine_movetime = MOVETIME;
+    let s = start_config(c).await;
+    let addr = s.addr;
+    let analysis = json!({"lfen": legion_rules::INITIAL_LFEN, "movetime_ms": 10_000}).to_string();
+    let flood: Vec<_> = (0..ANALYSTS)
+        .flat_map(|k| {
+            let analysis = analysis.clone();
+            (0..2).map(move |_| {
+                let analysis = analysis.clone();
+                tokio::spawn(async move {
+                    let from = Ipv4Addr::new(127, 0, 1, k as u8 + 10);
+                    // Asked again as soon as answered or refused, until the
+                    // test ends (aborting the task closes the request,
+                    // which stops its search).
+                    loop {
+                        let (st, b) =
+                            request_from(from, addr, "POST", "/api/analyse", None, &analysis).await;
+                        assert!(matches!(st, 200 | 429 | 503), "{st} {b}");
+                        if st != 200 {
+                            tokio::time::sleep(Duration::from_millis(50)).await;
+                        }
+                    }
+                })
+            })
+        })
+        .collect();
+    // Both analysis threads busy and analyses waiting.
+    wait_for_load(&s, 2, 8).await;
+    let replies = engine_replies(addr, Ipv4Addr::new(127, 0, 0, 4), REPLIES).await;
+    let (queued, running) = s.hub.engine_load();
+    for t in flood {
+        t.abort();
+    }
+    let worst = replies.iter().max().copied().unwrap_or_default();
+    println!(
+        "fairness: with {ANALYSTS} addresses flooding 10 s analyses ({queued} waiting, {running} running at the end), the engine's {} replies (move time {} ms) took {}; worst {:.2} s",
+        replies.len(),
+        MOVETIME.as_millis(),
+        replies
+            .iter()
+            .map(|d| format!("{:.2}", d.as_secs_f64()))
+            .collect::<Vec<_>>()
+            .join(", "),
+        worst.as_secs_f64()
+    );
+    write_figures(
+        "fairness-analyses",
+        json!({
+            "analysts": ANALYSTS,
+            "movetime_ms": MOVETIME.as_millis() as u64,
+            "replies_s": replies.iter().map(Duration::as_secs_f64).collect::<Vec<_>>(),
+        }),
+    );
+    assert!(
+        worst < MOVETIME + REPLY_MARGIN,
+        "an engine reply took {worst:?} (move time {MOVETIME:?})"
+    );
+}
+
+/// The engine's move time in the analysis flood, its replies timed, and
+/// the margin a reply may take beyond it (HTTP, the socket, a loaded
+/// machine's scheduling: no queue).
+const MOVETIME: Duration = Duration::from_millis(500);
+const REPLY_MARGIN: Duration = Duration::from_millis(1000);
+const ANALYSTS: usize = 40;
+const REPLIES: usize = 8;
+
+/// Waits until the pool runs at least `running` searches with at least
+/// `waiting` more queued (the flood has arrived).
+async fn wait_for_load(s: &TestServer, running: usize, waiting: usize) {
+    let started = Instant::now();
+    loop {
+        let (q, r) = s.hub.engine_load();
+        if r >= running && q >= waiting {
+            return;
+        }
+        assert!(
+            started.elapsed() < Duration::from_secs(60),
+            "the pool never had {running} running and {waiting} waiting: {q} waiting, {r} running"
+        );
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+}
+
+/// One engine game from `from`: `moves` moves of ours, each timed from
+/// sending it to the engine's reply on the socket.
+async fn engine_replies(addr: SocketAddr, from: Ipv4Addr, moves: usize) -> Vec<Duration> {
+    let (st, b) = request_from(
+        from,
+        addr,
+        "POST",
+        "/api/games",
+        None,
+        r#"{"mode":"engine","level":10}"#,
+    )
+    .await;
+    assert_eq!(st, 201, "{b}");
+    let v: Value = serde_json::from_str(&b).unwrap();
+    let id = v["id"].as_str().unwrap().to_string();
+    let token = v["token"].as_str().unwrap().to_string();
+    let mut ws = connect(addr, &id, None).await;
+    let _ = next(&mut ws, 10).await;
+    let mut times = Vec::new();
+    for _ in 0..moves {
+        let (st, b) = request_from(from, addr, "GET", &format!("/api/games/{id}"), None, "").await;
+        assert_eq!(st, 200, "{b}");
+        let state: Value = serde_json::from_str(&b).unwrap();
+        if state["status"] != "active" {
+            break;
+        }
+        let ply = state["ply"].as_u64().unwrap();
+        let lfen = state["lfen"].as_str().unwrap();
+        let pos: legion_rules::Position = lfen.parse().unwrap();
+        // Any legal move of ours: the engine's time is what is measured.
+        let m = legion_rules::notation::canonical(&pos, pos.legal_moves()[0]);
+        let t = Instant::now();
+        let (st, b) = request_from(
+            from,
+            addr,
+            "POST",
+            &format!("/api/games/{id}/moves"),
+            Some(&token),
+            &json!({"move": m, "ply": ply}).to_string(),
+        )
+        .await;
+        assert_eq!(st, 200, "{b}");
+        state_where(&mut ws, 60, |st| {
+            st["ply"].as_u64() == Some(ply + 2) || st["status"] != "active"
+        })
+        .await;
+        times.push(t.elapsed());
+    }
+    assert!(!times.is_empty());
+    times
 }

@@ -29,7 +29,7 @@ pub mod time;
 
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use legion_rules::{Game, Move, Position};
 
@@ -144,8 +144,14 @@ pub fn search(
 
 /// The best `count` lines (MultiPV), best first: one search a line, each
 /// without the first moves of the lines before it, sharing the time and
-/// the table. With `count` 1 it is `search` itself; there is always at
-/// least one line (without a legal move, the search's verdict).
+/// the table (each line gets an equal share of what is left). With
+/// `count` 1 it is `search` itself. Every line is one whose search
+/// completed at least depth 1, with that search's score and depth; a
+/// search stopped before its first depth found nothing and is not
+/// reported (it would say "depth 0, score 0" of a move never searched),
+/// and no later line is searched. So the lines are empty when even the
+/// first search completed no depth (stopped, or out of time at once).
+/// Without a legal move the one line is the search's verdict (a loss).
 #[allow(clippy::too_many_arguments)]
 pub fn lines(
     pos: &Position,
@@ -165,21 +171,40 @@ pub fn lines(
         return vec![search(pos, history, limits, config, tt, stop, &mut |_| {})];
     }
     let count = count.clamp(1, candidates.len());
+    let start = Instant::now();
+    let mut used = 0u64;
     let mut each = limits.clone();
-    each.movetime = limits.movetime.map(|t| t / count as u32);
-    each.nodes = limits.nodes.map(|n| n / count as u64);
     let mut out: Vec<Outcome> = Vec::with_capacity(count);
-    for _ in 0..count {
+    for k in 0..count {
+        // What is left, shared by the lines still to search: a line that
+        // ends early (a forced result) leaves its time to the others.
+        let left = (count - k) as u32;
+        each.movetime = limits
+            .movetime
+            .map(|t| t.saturating_sub(start.elapsed()) / left);
+        each.nodes = limits.nodes.map(|n| n.saturating_sub(used) / left as u64);
         each.searchmoves = candidates.clone();
         let o = search(pos, history, &each, config, tt, stop, &mut |_| {});
-        let Some(best) = o.best else { break };
+        used += o.nodes;
+        let Some(best) = o.best.filter(|_| o.depth >= 1) else {
+            break;
+        };
         candidates.retain(|m| *m != best);
         out.push(o);
         if candidates.is_empty() || stop.load(Ordering::Relaxed) {
             break;
         }
     }
-    out
+    best_first(out)
+}
+
+/// Lines in the order of their scores, best first. Each line's search
+/// excluded the moves of the lines before it, but their depths differ
+/// (each had its own share of the time), so a later line may score
+/// better; ties keep the order they were found in.
+fn best_first(mut lines: Vec<Outcome>) -> Vec<Outcome> {
+    lines.sort_by_key(|o| std::cmp::Reverse(o.score));
+    lines
 }
 
 /// The `history` argument of `search` for a game: the hashes of the
@@ -268,6 +293,73 @@ mod tests {
             lines(&pos, &[], &depth(2), &Config::default(), &table, &stop, 10).len(),
             n
         );
+    }
+
+    /// Two Queens against a King and a man: White mates at once or soon
+    /// (c2-h7 is a check that Kg8 answers; the checks are extended, so
+    /// even depth 1 costs some 5,000 nodes, more than the search runs
+    /// between two looks at its clock).
+    const TWO_QUEENS: &str = "7k/6m1/8/8/8/8/1QQ5/4K3 w - 0 1";
+
+    #[test]
+    fn a_line_never_searched_is_not_reported() {
+        let pos: Position = TWO_QUEENS.parse().unwrap();
+        let no_time = Limits {
+            movetime: Some(Duration::ZERO),
+            ..Limits::default()
+        };
+        // The premise: out of time at once, the search completes no depth
+        // (its answer is the first legal move, unsearched, "score 0").
+        let cut = search_once(&pos, &no_time, 1);
+        assert_eq!(
+            cut.depth, 0,
+            "depth 1 ended within the first look at the clock"
+        );
+        let table = Table::new(1);
+        let stop = AtomicBool::new(false);
+        let three = lines(&pos, &[], &no_time, &Config::default(), &table, &stop, 3);
+        for o in &three {
+            assert!(
+                o.depth >= 1,
+                "a line of depth {} score {}",
+                o.depth,
+                o.score
+            );
+        }
+        // With time for them, three lines, each searched, best first: the
+        // first a forced win (White has two Queens against a man).
+        let some = Limits {
+            nodes: Some(300_000),
+            ..Limits::default()
+        };
+        let table = Table::new(4);
+        let three = lines(&pos, &[], &some, &Config::default(), &table, &stop, 3);
+        assert_eq!(three.len(), 3);
+        assert!(three.iter().all(|o| o.depth >= 1));
+        assert!(three[0].score > WIN_BOUND, "{}", three[0].score);
+        assert!(three.windows(2).all(|w| w[0].score >= w[1].score));
+    }
+
+    #[test]
+    fn lines_are_sorted_best_first_and_ties_keep_their_order() {
+        let line = |score, depth| Outcome {
+            best: None,
+            score,
+            depth,
+            nodes: 0,
+            time: Duration::ZERO,
+            pv: Vec::new(),
+        };
+        // Found in the order 1685, 1664, 1678 (the issue's +16.85, +16.64,
+        // +16.78): shown 1685, 1678, 1664; equal scores stay as found.
+        let sorted = best_first(vec![
+            line(1685, 9),
+            line(1664, 8),
+            line(1678, 7),
+            line(1664, 6),
+        ]);
+        let got: Vec<(i32, i32)> = sorted.iter().map(|o| (o.score, o.depth)).collect();
+        assert_eq!(got, [(1685, 9), (1678, 7), (1664, 8), (1664, 6)]);
     }
 
     #[test]

@@ -632,7 +632,12 @@ impl Search {
                 for (k, o) in lines.iter().enumerate() {
                     say(out, &multipv_line(pos, k + 1, o));
                 }
-                lines.into_iter().next().map(|o| (o.best, o.pv))
+                match lines.into_iter().next() {
+                    Some(o) => Some((o.best, o.pv)),
+                    // Stopped before any line completed a depth: the
+                    // answer is what `go` would give (its first move).
+                    None => Some(first_move(pos, &job.limits().searchmoves)),
+                }
             } else {
                 let mut report = |i: &Info| say(out, &info_line(pos, i));
                 let o = job.go(pos, history, stop, &mut report);
@@ -679,6 +684,16 @@ impl Search {
             }
         }
     }
+}
+
+/// The move a search that completed no depth answers with: the first
+/// legal one (of `searchmoves`, when given), unsearched.
+fn first_move(pos: &Position, searchmoves: &[Move]) -> (Option<Move>, Vec<Move>) {
+    let first = pos
+        .legal_moves()
+        .into_iter()
+        .find(|m| searchmoves.is_empty() || searchmoves.contains(m));
+    (first, first.into_iter().collect())
 }
 
 /// The words of `go` that take a value or stand alone.

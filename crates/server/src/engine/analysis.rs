@@ -18,8 +18,8 @@ use legion_rules::notation::{canonical, human};
 use legion_rules::{Game, Move, Position};
 use serde::{Deserialize, Serialize};
 
-use crate::engine::pool::Priority;
-use crate::games::hub::{Hub, SERVER};
+use crate::engine::pool::{ClientKey, Priority};
+use crate::games::hub::Hub;
 use crate::games::ids::GameId;
 use crate::games::model::Status;
 use crate::games::refusal::{CoreError, CoreResult, Refusal};
@@ -187,27 +187,54 @@ pub fn judge(game: &Game, evals: &[(i32, Option<Move>)]) -> Report {
     }
 }
 
+/// A search that completes no depth within its nodes is given this many
+/// times more, up to `RETRIES` times (a position where checks and forced
+/// replies are extended can need far more than usual for depth 1).
+const MORE_NODES: u64 = 4;
+const RETRIES: u32 = 3;
+
 /// One position's evaluation for its side to move, with its best move.
-/// A position without a legal move is lost, or drawn if the game says so.
-fn evaluate(pos: &Position, stop: &std::sync::atomic::AtomicBool) -> (i32, Option<Move>) {
+/// A position without a legal move is lost. The score is always that of
+/// a completed depth: a search stopped before its first depth found
+/// nothing (its "0" is no evaluation), so it is searched again with more
+/// nodes; `None` if it was stopped, or still completed no depth.
+fn evaluate(pos: &Position, stop: &std::sync::atomic::AtomicBool) -> Option<(i32, Option<Move>)> {
+    evaluate_from(pos, stop, NODES_PER_POSITION)
+}
+
+/// `evaluate`, starting with `nodes` nodes.
+fn evaluate_from(
+    pos: &Position,
+    stop: &std::sync::atomic::AtomicBool,
+    mut nodes: u64,
+) -> Option<(i32, Option<Move>)> {
     if !pos.has_legal_move() {
-        return (-WIN, None);
+        return Some((-WIN, None));
     }
-    let limits = Limits {
-        nodes: Some(NODES_PER_POSITION),
-        ..Limits::default()
-    };
     let table = Table::new(8);
-    let out = search(
-        pos,
-        &[],
-        &limits,
-        &Config::default(),
-        &table,
-        stop,
-        &mut |_| {},
-    );
-    (out.score, out.best)
+    for _ in 0..=RETRIES {
+        let limits = Limits {
+            nodes: Some(nodes),
+            ..Limits::default()
+        };
+        let out = search(
+            pos,
+            &[],
+            &limits,
+            &Config::default(),
+            &table,
+            stop,
+            &mut |_| {},
+        );
+        if out.depth >= 1 {
+            return Some((out.score, out.best));
+        }
+        if stop.load(std::sync::atomic::Ordering::Relaxed) {
+            return None;
+        }
+        nodes *= MORE_NODES;
+    }
+    None
 }
 
 impl Hub {
@@ -227,8 +254,14 @@ impl Hub {
     }
 
     /// Starts the analysis of a game that has ended, unless it is done or
-    /// under way.
-    pub async fn request_analysis(self: &Arc<Self>, id: &GameId) -> CoreResult<Progress> {
+    /// under way, for `client`: it holds one of the client's analyses and
+    /// a place in the engine's queue while it runs (`EnginePool::hold`),
+    /// and its positions are the client's searches in the pool's turns.
+    pub async fn request_analysis(
+        self: &Arc<Self>,
+        id: &GameId,
+        client: ClientKey,
+    ) -> CoreResult<Progress> {
         let game = {
             let (_, g) = self.current(id).await?;
             if matches!(g.status(), Status::Active | Status::Waiting) {
@@ -240,21 +273,28 @@ impl Hub {
         if !matches!(progress, Progress::None) {
             return Ok(progress);
         }
+        let hold = self.pool.hold(client)?;
         let positions = game.positions().len();
         self.running.set(id, 0, positions);
         let hub = self.clone();
         let id = id.clone();
         tokio::spawn(async move {
+            // Given back when the analysis ends, however it ends.
+            let _hold = hold;
             let mut evals = Vec::with_capacity(positions);
             for (i, pos) in game.positions().iter().copied().enumerate() {
-                let ticket = hub.pool.submit(Priority::Background, SERVER, move |stop| {
+                let ticket = hub.pool.submit(Priority::Background, client, move |stop| {
                     evaluate(&pos, stop)
                 });
                 let Ok(ticket) = ticket else {
                     break;
                 };
                 match ticket.result().await {
-                    Ok(e) => evals.push(e),
+                    Ok(Some(e)) => evals.push(e),
+                    Ok(None) => {
+                        tracing::error!(game = %id, ply = i, "a position of the game could not be evaluated; the analysis is given up");
+                        break;
+                    }
                     Err(_) => break,
                 }
                 hub.running.set(&id, i + 1, positions);
@@ -283,6 +323,22 @@ impl Hub {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_position_is_scored_by_a_completed_depth_never_by_a_stopped_search() {
+        // Two Queens against a King and a man, White to move, wins. Depth 1
+        // costs about 5,000 nodes here (checks are extended): a search
+        // of 1,000 or 4,000 nodes stops before it and says "0"; the
+        // evaluation searches on until a depth is complete.
+        let pos: Position = "7k/6m1/8/8/8/8/1QQ5/4K3 w - 0 1".parse().unwrap();
+        let stop = std::sync::atomic::AtomicBool::new(false);
+        let (score, best) = evaluate_from(&pos, &stop, 1_000).unwrap();
+        assert!(score > WIN_BOUND, "{score}");
+        assert!(best.is_some());
+        // A stopped evaluation is no evaluation.
+        stop.store(true, std::sync::atomic::Ordering::Relaxed);
+        assert_eq!(evaluate_from(&pos, &stop, 1_000), None);
+    }
 
     #[test]
     fn winning_chances_are_lichess_s() {

@@ -6,6 +6,14 @@
 //! another's one. Analysis waits in a bounded queue and a client may have only a
 //! few low-priority searches at once. Dropping a `Ticket` stops its search,
 //! queued or running: a client that goes away costs nothing more.
+//!
+//! A game's move never waits for an analysis: analyses (of positions and
+//! of whole games) run on at most `threads` threads, and the pool has one
+//! thread more (`RESERVED`) that only game moves and draw decisions take.
+//! A search that has started is never stopped for another: a game move
+//! that finds every thread busy with analyses runs on the reserved one at
+//! once (its time is the clock's, so it answers on time; it shares the
+//! cores, not the queue).
 
 use std::collections::HashMap;
 use std::net::IpAddr;
@@ -22,8 +30,8 @@ pub enum Priority {
     GameMove,
     Draw,
     Analysis,
-    /// Work nobody waits for (a whole game's analysis): last, unbounded
-    /// (the server itself asks, one position at a time).
+    /// Work nobody waits for (a whole game's analysis): last, one
+    /// position at a time; bounded by the analysis's `Hold`, not here.
     Background,
 }
 
@@ -33,7 +41,15 @@ impl Priority {
     fn limited(self) -> bool {
         matches!(self, Priority::Draw | Priority::Analysis)
     }
+
+    /// Analyses, which never take the reserved thread.
+    fn analysis(self) -> bool {
+        matches!(self, Priority::Analysis | Priority::Background)
+    }
 }
+
+/// Threads beyond `threads` that only game moves and draw decisions use.
+pub const RESERVED: usize = 1;
 
 #[derive(Debug, thiserror::Error, PartialEq, Eq)]
 pub enum PoolError {
@@ -64,6 +80,12 @@ struct State {
     /// Low-priority searches queued or running, by client (for the limit).
     low: HashMap<ClientKey, usize>,
     running_total: usize,
+    /// Analyses running (at most `Inner::analysis_threads`).
+    running_analyses: usize,
+    /// Whole-game analyses under way (`Hold`s), by client; each counts as
+    /// one low-priority search of its client and one waiting in the queue.
+    held: HashMap<ClientKey, usize>,
+    held_total: usize,
     closed: bool,
 }
 
@@ -74,6 +96,8 @@ struct Inner {
     capacity: usize,
     /// Low-priority searches one client may have queued or running.
     per_client: usize,
+    /// Threads analyses may use at once.
+    analysis_threads: usize,
 }
 
 pub struct EnginePool {
@@ -114,6 +138,33 @@ fn count_down(map: &mut HashMap<ClientKey, usize>, client: ClientKey) {
     }
 }
 
+impl State {
+    /// Places taken in the bounded queue: searches a client waits on,
+    /// queued, and whole-game analyses under way.
+    fn waiting(&self) -> usize {
+        self.queue.iter().filter(|j| j.priority.limited()).count() + self.held_total
+    }
+}
+
+/// Whole-game analyses under way at once, in all and per client.
+pub const GAME_ANALYSES: usize = 4;
+pub const GAME_ANALYSES_PER_CLIENT: usize = 1;
+
+/// A whole-game analysis's place (`EnginePool::hold`), given back on drop.
+pub struct Hold {
+    inner: Arc<Inner>,
+    client: ClientKey,
+}
+
+impl Drop for Hold {
+    fn drop(&mut self) {
+        let mut st = self.inner.lock();
+        count_down(&mut st.low, self.client);
+        count_down(&mut st.held, self.client);
+        st.held_total -= 1;
+    }
+}
+
 impl Inner {
     fn lock(&self) -> MutexGuard<'_, State> {
         // A panic inside a search happens outside this lock, so a poisoned
@@ -129,8 +180,9 @@ impl EnginePool {
             ready: Condvar::new(),
             capacity,
             per_client: per_client.max(1),
+            analysis_threads: threads.max(1),
         });
-        for i in 0..threads.max(1) {
+        for i in 0..threads.max(1) + RESERVED {
             let inner = inner.clone();
             let spawned = std::thread::Builder::new()
                 .name(format!("legion-engine-{i}"))
@@ -145,7 +197,8 @@ impl EnginePool {
         }
     }
 
-    /// Searches that run at once.
+    /// Searches that run at once, not counting the thread reserved for
+    /// game moves.
     pub fn threads(&self) -> usize {
         self.threads
     }
@@ -161,7 +214,7 @@ impl EnginePool {
         let stop = Arc::new(AtomicBool::new(false));
         let mut st = self.inner.lock();
         if priority.limited() {
-            let waiting = st.queue.iter().filter(|j| j.priority.limited()).count();
+            let waiting = st.waiting();
             if waiting >= self.inner.capacity {
                 return Err(PoolError::Full);
             }
@@ -184,8 +237,34 @@ impl EnginePool {
             }),
         });
         drop(st);
-        self.inner.ready.notify_one();
+        // Every idle thread looks: one that may not take an analysis
+        // must not swallow the wake-up of one that may.
+        self.inner.ready.notify_all();
         Ok(Ticket { rx, stop })
+    }
+
+    /// Holds a place for a whole-game analysis of `client` while it runs
+    /// (its positions are then queued one at a time as `Background`): one
+    /// of the client's low-priority searches and one place in the queue,
+    /// and at most `GAME_ANALYSES_PER_CLIENT` of the client's and
+    /// `GAME_ANALYSES` in all. Dropping the `Hold` gives them back.
+    pub fn hold(&self, client: ClientKey) -> Result<Hold, PoolError> {
+        let mut st = self.inner.lock();
+        if st.waiting() >= self.inner.capacity || st.held_total >= GAME_ANALYSES {
+            return Err(PoolError::Full);
+        }
+        let mine = st.low.get(&client).copied().unwrap_or(0);
+        let games = st.held.get(&client).copied().unwrap_or(0);
+        if mine >= self.inner.per_client || games >= GAME_ANALYSES_PER_CLIENT {
+            return Err(PoolError::TooMany(mine));
+        }
+        *st.low.entry(client).or_default() += 1;
+        *st.held.entry(client).or_default() += 1;
+        st.held_total += 1;
+        Ok(Hold {
+            inner: self.inner.clone(),
+            client,
+        })
     }
 
     /// Searches waiting, and searches running.
@@ -226,10 +305,14 @@ fn worker(inner: &Inner) {
                     }
                 }
                 let outstanding = &st.outstanding;
+                // Analyses beyond their threads wait: the last thread is
+                // kept for game moves.
+                let analyses_may_run = st.running_analyses < inner.analysis_threads;
                 let next = st
                     .queue
                     .iter()
                     .enumerate()
+                    .filter(|(_, j)| analyses_may_run || !j.priority.analysis())
                     .min_by_key(|(_, j)| {
                         let mine = outstanding.get(&j.client).copied().unwrap_or(0);
                         (j.priority, mine, j.seq)
@@ -238,6 +321,9 @@ fn worker(inner: &Inner) {
                 if let Some(i) = next {
                     let job = st.queue.swap_remove(i);
                     st.running_total += 1;
+                    if job.priority.analysis() {
+                        st.running_analyses += 1;
+                    }
                     break job;
                 }
                 if st.closed {
@@ -257,9 +343,15 @@ fn worker(inner: &Inner) {
         let mut st = inner.lock();
         count_down(&mut st.outstanding, client);
         st.running_total -= 1;
+        if priority.analysis() {
+            st.running_analyses -= 1;
+        }
         if priority.limited() {
             count_down(&mut st.low, client);
         }
+        drop(st);
+        // A thread that could not take an analysis may now.
+        inner.ready.notify_all();
     }
 }
 
@@ -294,8 +386,18 @@ mod tests {
         let pool = EnginePool::new(1, 16, 8);
         let (tx, rx) = mpsc::channel();
         let release = Arc::new(AtomicBool::new(false));
-        // The one thread is busy; then a greedy client queues three moves,
+        // The reserved thread is busy with a game until the end, and the
+        // other with an analysis; then a greedy client queues three moves,
         // an analysis waits, and a quiet client queues one move.
+        let game = Arc::new(AtomicBool::new(false));
+        let held = pool
+            .submit(
+                Priority::GameMove,
+                ip(8),
+                gate(tx.clone(), "held", game.clone()),
+            )
+            .unwrap();
+        assert_eq!(rx.recv().unwrap(), "held");
         let busy = pool
             .submit(
                 Priority::Analysis,
@@ -339,7 +441,106 @@ mod tests {
             order,
             ["quiet", "greedy1", "greedy2", "greedy3", "analysis"]
         );
+        game.store(true, Ordering::Relaxed);
+        tickets.push(held);
         for t in tickets {
+            t.result().await.unwrap();
+        }
+    }
+
+    #[tokio::test]
+    async fn whole_game_analyses_are_bounded_with_the_others() {
+        let pool = EnginePool::new(1, 64, 2);
+        // One whole-game analysis a client; it counts as one of its two
+        // low-priority searches.
+        let h1 = pool.hold(ip(1)).unwrap();
+        assert_eq!(pool.hold(ip(1)).err(), Some(PoolError::TooMany(1)));
+        let (tx, rx) = mpsc::channel();
+        let never = Arc::new(AtomicBool::new(false));
+        let a = pool
+            .submit(Priority::Analysis, ip(1), gate(tx, "a", never))
+            .unwrap();
+        assert_eq!(rx.recv().unwrap(), "a");
+        assert_eq!(
+            pool.submit(Priority::Analysis, ip(1), |_| ()).err(),
+            Some(PoolError::TooMany(2))
+        );
+        drop(a);
+        // At most GAME_ANALYSES in all.
+        let others: Vec<Hold> = (2..=GAME_ANALYSES as u8)
+            .map(|n| pool.hold(ip(n)).unwrap())
+            .collect();
+        assert_eq!(pool.hold(ip(99)).err(), Some(PoolError::Full));
+        drop(h1);
+        let again = pool.hold(ip(99)).unwrap();
+        drop((others, again));
+        // Each holds a place in the queue: a queue of 2 holds two.
+        let pool = EnginePool::new(1, 2, 2);
+        let _x = pool.hold(ip(1)).unwrap();
+        let _y = pool.hold(ip(2)).unwrap();
+        assert_eq!(pool.hold(ip(3)).err(), Some(PoolError::Full));
+        assert_eq!(
+            pool.submit(Priority::Analysis, ip(3), |_| ()).err(),
+            Some(PoolError::Full)
+        );
+    }
+
+    #[tokio::test]
+    async fn a_game_move_never_waits_for_analyses() {
+        // One thread for analyses, one more kept for game moves.
+        let pool = EnginePool::new(1, 16, 8);
+        let (tx, rx) = mpsc::channel();
+        let analyses = Arc::new(AtomicBool::new(false));
+        let games = Arc::new(AtomicBool::new(false));
+        let wait = Duration::from_secs(60);
+        let a = pool
+            .submit(
+                Priority::Analysis,
+                ip(1),
+                gate(tx.clone(), "analysis-1", analyses.clone()),
+            )
+            .unwrap();
+        assert_eq!(rx.recv_timeout(wait).unwrap(), "analysis-1");
+        // Another analysis and a whole game's position wait for the
+        // analysis thread...
+        let b = pool
+            .submit(
+                Priority::Analysis,
+                ip(2),
+                gate(tx.clone(), "analysis-2", analyses.clone()),
+            )
+            .unwrap();
+        let c = pool
+            .submit(
+                Priority::Background,
+                ip(3),
+                gate(tx.clone(), "background", analyses.clone()),
+            )
+            .unwrap();
+        // ...while a game move and a draw decision start at once, one
+        // after the other, on the reserved thread.
+        let g = pool
+            .submit(
+                Priority::GameMove,
+                ip(4),
+                gate(tx.clone(), "game", games.clone()),
+            )
+            .unwrap();
+        assert_eq!(rx.recv_timeout(wait).unwrap(), "game");
+        games.store(true, Ordering::Relaxed);
+        assert_eq!(g.result().await.unwrap(), "game");
+        let d = pool.submit(Priority::Draw, ip(4), |_| "draw").unwrap();
+        assert_eq!(d.result().await.unwrap(), "draw");
+        // The analyses have not started: the analysis thread is held.
+        assert!(rx.try_recv().is_err());
+        analyses.store(true, Ordering::Relaxed);
+        let mut rest = vec![
+            rx.recv_timeout(wait).unwrap(),
+            rx.recv_timeout(wait).unwrap(),
+        ];
+        rest.sort();
+        assert_eq!(rest, ["analysis-2", "background"]);
+        for t in [a, b, c] {
             t.result().await.unwrap();
         }
     }
@@ -365,9 +566,18 @@ mod tests {
                 gate(tx.clone(), "nine", release.clone()),
             )
             .unwrap();
-        let mut seen = vec![rx.recv().unwrap(), rx.recv().unwrap()];
+        // The third thread (reserved for game moves) is held by client 7.
+        let seven = Arc::new(AtomicBool::new(false));
+        let e = pool
+            .submit(
+                Priority::GameMove,
+                ip(7),
+                gate(tx.clone(), "seven", seven.clone()),
+            )
+            .unwrap();
+        let mut seen = vec![rx.recv().unwrap(), rx.recv().unwrap(), rx.recv().unwrap()];
         seen.sort();
-        assert_eq!(seen, ["nine", "one-running"]);
+        assert_eq!(seen, ["nine", "one-running", "seven"]);
         // Client 1 queues first, client 2 second; when a thread frees,
         // client 2 (nothing running) goes first.
         let c = pool
@@ -389,7 +599,8 @@ mod tests {
         assert_eq!(rx.recv().unwrap(), "two");
         hold.store(true, Ordering::Relaxed);
         assert_eq!(rx.recv().unwrap(), "one-again");
-        for t in [a, c, d] {
+        seven.store(true, Ordering::Relaxed);
+        for t in [a, c, d, e] {
             t.result().await.unwrap();
         }
     }
@@ -435,14 +646,18 @@ mod tests {
         let pool = EnginePool::new(1, 2, 2);
         let (tx, rx) = mpsc::channel();
         let release = Arc::new(AtomicBool::new(false));
-        let _busy = pool
-            .submit(
-                Priority::GameMove,
-                ip(9),
-                gate(tx.clone(), "busy", release.clone()),
-            )
-            .unwrap();
-        assert_eq!(rx.recv().unwrap(), "busy");
+        // Both threads (one of them reserved for game moves) are busy.
+        let _busy: Vec<_> = (0..2)
+            .map(|_| {
+                pool.submit(
+                    Priority::GameMove,
+                    ip(9),
+                    gate(tx.clone(), "busy", release.clone()),
+                )
+                .unwrap()
+            })
+            .collect();
+        assert_eq!((rx.recv().unwrap(), rx.recv().unwrap()), ("busy", "busy"));
         let _a = pool.submit(Priority::Analysis, ip(1), |_| ()).unwrap();
         let _b = pool.submit(Priority::Analysis, ip(1), |_| ()).unwrap();
         assert_eq!(
@@ -450,14 +665,18 @@ mod tests {
             Some(PoolError::Full)
         );
         let pool = EnginePool::new(1, 10, 2);
-        let _busy = pool
-            .submit(
-                Priority::GameMove,
-                ip(9),
-                gate(tx.clone(), "busy", release.clone()),
-            )
-            .unwrap();
-        assert_eq!(rx.recv().unwrap(), "busy");
+        // Both threads (one of them reserved for game moves) are busy.
+        let _busy: Vec<_> = (0..2)
+            .map(|_| {
+                pool.submit(
+                    Priority::GameMove,
+                    ip(9),
+                    gate(tx.clone(), "busy", release.clone()),
+                )
+                .unwrap()
+            })
+            .collect();
+        assert_eq!((rx.recv().unwrap(), rx.recv().unwrap()), ("busy", "busy"));
         let _a = pool.submit(Priority::Analysis, ip(1), |_| ()).unwrap();
         let _b = pool.submit(Priority::Draw, ip(1), |_| ()).unwrap();
         assert_eq!(

@@ -27,6 +27,12 @@ const ANALYSIS_TABLE_MB: usize = 16;
 const DRAW_MARGIN: i32 = 50;
 
 impl Hub {
+    /// The engine's searches waiting, and running (as `/metrics` shows
+    /// them).
+    pub fn engine_load(&self) -> (usize, usize) {
+        self.pool.load()
+    }
+
     /// The engine's thinking time for its next move: the server's move
     /// time, or less when its clock runs low.
     fn engine_time(&self, g: &Live) -> Duration {

@@ -76,6 +76,10 @@ pub enum Refusal {
     AlreadySeated,
     #[error("a game is analysed once it has ended")]
     AnalysisAfterEnd,
+    /// The analysis's search was stopped before it completed a depth: it
+    /// has no score to give.
+    #[error("the engine's search was stopped before it found anything")]
+    AnalysisCut,
     /// The engine's queue is full.
     #[error("the engine is busy")]
     EngineBusy,

@@ -638,7 +638,7 @@ async fn request_analysis(
 ) -> ApiResult<Response> {
     no_fields(b)?;
     app.analyses.check(client)?;
-    let progress = app.hub.request_analysis(&id).await?;
+    let progress = app.hub.request_analysis(&id, client.0).await?;
     Ok((StatusCode::ACCEPTED, axum::Json(progress)).into_response())
 }
 
@@ -824,8 +824,12 @@ async fn analyse(
             "pv": pv,
         })
     };
+    // Best first (the engine sorts them): the answer's own score, depth
+    // and move are line 1's.
     let lines: Vec<Value> = found.iter().map(line).collect();
-    let mut answer = lines.first().cloned().unwrap_or_else(|| json!({}));
+    let Some(mut answer) = lines.first().cloned() else {
+        return Err(Refusal::AnalysisCut.into());
+    };
     answer["nodes"] = json!(found.iter().map(|o| o.nodes).sum::<u64>());
     answer["lines"] = json!(lines);
     Ok(axum::Json(answer).into_response())

@@ -265,6 +265,7 @@ impl From<Refusal> for ApiError {
             Refusal::InviteUsed => conflict("server.invite_used"),
             Refusal::AlreadySeated => conflict("server.already_seated"),
             Refusal::AnalysisAfterEnd => conflict("server.analysis_after_end"),
+            Refusal::AnalysisCut => said(StatusCode::SERVICE_UNAVAILABLE, "server.analysis_cut"),
             Refusal::EngineBusy => said(StatusCode::SERVICE_UNAVAILABLE, "server.engine_busy"),
             Refusal::EngineTooMany(n) => ApiError::RateLimited {
                 message: Text::new("server.engine_too_many")
