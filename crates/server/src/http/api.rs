@@ -94,9 +94,22 @@ fn bearer(headers: &HeaderMap) -> Option<SeatToken> {
         .and_then(|t| SeatToken::parse(t.trim()).ok())
 }
 
-/// Who asks: the bearer token, and the account of the session cookie (a
-/// signed-in player's session is their seat). The account is looked up
-/// only when a cookie is sent.
+/// Who asks, read once where the request arrives: the bearer token, and
+/// the account of the session cookie (a signed-in player's session is
+/// their seat).
+impl axum::extract::FromRequestParts<App> for Who {
+    type Rejection = ApiError;
+
+    async fn from_request_parts(
+        parts: &mut axum::http::request::Parts,
+        app: &App,
+    ) -> Result<Who, ApiError> {
+        who(app, &parts.headers).await
+    }
+}
+
+/// `Who` from a request's headers; the account is looked up only when a
+/// cookie is sent.
 pub(crate) async fn who(app: &App, headers: &HeaderMap) -> ApiResult<Who> {
     let user = match account::session_of(headers) {
         Some(s) => app.accounts.signed_in(Some(&s)).await?.map(|s| s.account),
@@ -322,7 +335,7 @@ fn random_side() -> Side {
 async fn create_game(
     State(app): State<App>,
     client: Client,
-    headers: HeaderMap,
+    who: Who,
     b: Result<Bytes, BytesRejection>,
 ) -> ApiResult<Response> {
     let req: CreateGame = body(b)?;
@@ -393,7 +406,7 @@ async fn create_game(
                 rules,
                 start,
                 clock,
-                creator: who(&app, &headers).await?.user,
+                creator: who.user,
             },
             client.0,
         )
@@ -424,7 +437,7 @@ struct JoinedBody<'a> {
 async fn join(
     State(app): State<App>,
     GamePath(id): GamePath,
-    headers: HeaderMap,
+    who: Who,
     client: Client,
     b: Result<Bytes, BytesRejection>,
 ) -> ApiResult<Response> {
@@ -434,10 +447,7 @@ async fn join(
     // A text that is no invite of ours is a wrong invite.
     let invite =
         InviteCode::parse(&req.invite).map_err(|_| ApiError::from(Refusal::WrongInvite))?;
-    let joined = app
-        .hub
-        .join(&id, &invite, &who(&app, &headers).await?)
-        .await?;
+    let joined = app.hub.join(&id, &invite, &who).await?;
     let text = serde_json::to_string(&JoinedBody {
         token: &joined.token,
         color: joined.seat,
@@ -450,11 +460,9 @@ async fn join(
 async fn game_state(
     State(app): State<App>,
     GamePath(id): GamePath,
-    headers: HeaderMap,
+    who: Who,
 ) -> ApiResult<Response> {
-    Ok(state_response(
-        &app.hub.state(&id, &who(&app, &headers).await?).await?,
-    ))
+    Ok(state_response(&app.hub.state(&id, &who).await?))
 }
 
 #[derive(Deserialize)]
@@ -468,12 +476,12 @@ struct MoveRequest {
 async fn play_move(
     State(app): State<App>,
     GamePath(id): GamePath,
-    headers: HeaderMap,
+    who: Who,
     client: Client,
     b: Result<Bytes, BytesRejection>,
 ) -> ApiResult<Response> {
     let req: MoveRequest = body(b)?;
-    let mut t = who(&app, &headers).await?;
+    let mut t = who;
     if t.token.is_none() {
         t.token = req.token.and_then(|t| SeatToken::parse(&t).ok());
     }
@@ -506,39 +514,31 @@ struct UndoRequest {
 async fn undo(
     State(app): State<App>,
     GamePath(id): GamePath,
-    headers: HeaderMap,
+    who: Who,
     b: Result<Bytes, BytesRejection>,
 ) -> ApiResult<Response> {
     let req: UndoRequest = body(b)?;
-    Ok(state_response(
-        &app.hub
-            .undo(&id, &who(&app, &headers).await?, req.ply)
-            .await?,
-    ))
+    Ok(state_response(&app.hub.undo(&id, &who, req.ply).await?))
 }
 
 async fn resign(
     State(app): State<App>,
     GamePath(id): GamePath,
-    headers: HeaderMap,
+    who: Who,
     b: Result<Bytes, BytesRejection>,
 ) -> ApiResult<Response> {
     no_fields(b)?;
-    Ok(state_response(
-        &app.hub.resign(&id, &who(&app, &headers).await?).await?,
-    ))
+    Ok(state_response(&app.hub.resign(&id, &who).await?))
 }
 
 async fn abort(
     State(app): State<App>,
     GamePath(id): GamePath,
-    headers: HeaderMap,
+    who: Who,
     b: Result<Bytes, BytesRejection>,
 ) -> ApiResult<Response> {
     no_fields(b)?;
-    Ok(state_response(
-        &app.hub.abort(&id, &who(&app, &headers).await?).await?,
-    ))
+    Ok(state_response(&app.hub.abort(&id, &who).await?))
 }
 
 #[derive(Deserialize)]
@@ -561,37 +561,29 @@ fn action(b: Result<Bytes, BytesRejection>, what: &str) -> ApiResult<Action> {
 async fn draw(
     State(app): State<App>,
     GamePath(id): GamePath,
-    headers: HeaderMap,
+    who: Who,
     client: Client,
     b: Result<Bytes, BytesRejection>,
 ) -> ApiResult<Response> {
     let a = action(b, "draw")?;
-    Ok(state_response(
-        &app.hub
-            .draw(&id, &who(&app, &headers).await?, a, client.0)
-            .await?,
-    ))
+    Ok(state_response(&app.hub.draw(&id, &who, a, client.0).await?))
 }
 
 async fn takeback(
     State(app): State<App>,
     GamePath(id): GamePath,
-    headers: HeaderMap,
+    who: Who,
     b: Result<Bytes, BytesRejection>,
 ) -> ApiResult<Response> {
     let a = action(b, "takeback")?;
-    Ok(state_response(
-        &app.hub
-            .takeback(&id, &who(&app, &headers).await?, a)
-            .await?,
-    ))
+    Ok(state_response(&app.hub.takeback(&id, &who, a).await?))
 }
 
 /// `{"action": ...}`; against the engine or on one device the body may be `{}`.
 async fn rematch(
     State(app): State<App>,
     GamePath(id): GamePath,
-    headers: HeaderMap,
+    who: Who,
     client: Client,
     b: Result<Bytes, BytesRejection>,
 ) -> ApiResult<Response> {
@@ -607,7 +599,7 @@ async fn rematch(
         }
     };
     app.new_games.check(client)?;
-    let me = who(&app, &headers).await?;
+    let me = who;
     match app.hub.rematch(&id, &me, a, client.0).await? {
         None => Ok(state_response(&app.hub.state(&id, &me).await?)),
         Some(r) => {
