@@ -982,3 +982,21 @@ async fn health_says_when_the_database_cannot_be_written() {
     drop(other);
     assert_eq!(get(s.addr, "/healthz", None).await.status, 200);
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn metrics_may_need_a_token() {
+    let mut c = config(std::path::PathBuf::new());
+    let dir = tempfile::tempdir().unwrap();
+    c.db = dir.path().join("t.db");
+    c.limits.metrics_token = Some("figures-secret".into());
+    let s = start_config(c).await;
+    let r = get(s.addr, "/metrics", None).await;
+    assert_eq!(r.status, 401, "{}", r.body);
+    assert!(r.json()["error"].is_string());
+    assert_eq!(get(s.addr, "/metrics", Some("wrong")).await.status, 401);
+    let r = get(s.addr, "/metrics", Some("figures-secret")).await;
+    assert_eq!(r.status, 200);
+    assert!(r.body.contains("legion_websockets"), "{}", r.body);
+    // Health stays open to load balancers.
+    assert_eq!(get(s.addr, "/healthz", None).await.status, 200);
+}
