@@ -67,6 +67,10 @@ pub struct ServeArgs {
     /// applied with --behind-proxy, where your proxy should apply it).
     #[arg(long, default_value_t = 256)]
     pub max_connections_per_address: usize,
+    /// A secret that /metrics then requires as `Authorization: Bearer …`
+    /// (default: the METRICS_TOKEN environment variable, else none).
+    #[arg(long, value_name = "TOKEN")]
+    pub metrics_token: Option<String>,
 }
 
 /// `https://Legion.Example/` → `https://legion.example`; anything else is refused.
@@ -106,6 +110,11 @@ pub fn run(a: ServeArgs) -> Result<(), Failure> {
         header_timeout: Duration::from_secs(a.header_timeout_s.max(1)),
         body_timeout: Duration::from_secs(a.body_timeout_s.max(1)),
         connections_per_address: a.max_connections_per_address,
+        metrics_token: a
+            .metrics_token
+            .clone()
+            .or_else(|| std::env::var("METRICS_TOKEN").ok())
+            .filter(|t| !t.is_empty()),
         ..legion_server::Limits::default()
     };
     let site = legion_server::Site {

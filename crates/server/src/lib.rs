@@ -231,6 +231,7 @@ impl Built {
             } else {
                 l.connections_per_address
             },
+            behind_proxy: self.behind_proxy,
         };
         let result =
             http::conn::serve(listener, self.router, limits, metrics.clone(), async move {

@@ -260,7 +260,26 @@ async fn healthz(State(app): State<App>) -> Response {
     }
 }
 
-async fn metrics(State(app): State<App>) -> Response {
+async fn metrics(State(app): State<App>, headers: axum::http::HeaderMap) -> Response {
+    if let Some(want) = &app.limits.metrics_token {
+        let given = headers
+            .get(header::AUTHORIZATION)
+            .and_then(|v| v.to_str().ok())
+            .and_then(|v| v.strip_prefix("Bearer "))
+            .unwrap_or("");
+        // Compared by hash, so the time taken says nothing of the token.
+        use sha2::Digest;
+        if sha2::Sha256::digest(given.as_bytes()) != sha2::Sha256::digest(want.as_bytes()) {
+            let mut r = ApiError::status_with(
+                StatusCode::UNAUTHORIZED,
+                "the figures need the metrics token (Authorization: Bearer)",
+            )
+            .into_response();
+            r.headers_mut()
+                .insert(header::WWW_AUTHENTICATE, HeaderValue::from_static("Bearer"));
+            return r;
+        }
+    }
     let m = app.hub.metrics();
     let (waiting, running) = app.hub.pool.load();
     m.engine_waiting.set(waiting as i64);

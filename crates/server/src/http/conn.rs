@@ -30,6 +30,8 @@ pub struct ConnLimits {
     pub body_timeout: Duration,
     /// 0: no cap (behind a proxy every connection is the proxy's).
     pub per_address: usize,
+    /// Whether `X-Forwarded-For` names the client (for logs and limits).
+    pub behind_proxy: bool,
 }
 
 /// Open connections by address (IPv6 by /64, as the rate limits count).
@@ -176,6 +178,8 @@ pub async fn serve(
                     })
                 });
                 req.extensions_mut().insert(ConnectInfo(peer));
+                req.extensions_mut()
+                    .insert(crate::http::limits::BehindProxy(limits.behind_proxy));
                 router.clone().oneshot(req)
             });
             let mut builder = hyper::server::conn::http1::Builder::new();

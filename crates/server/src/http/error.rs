@@ -173,7 +173,9 @@ impl ApiError {
             ApiError::RateLimited { message, .. } => (message.as_str(), None, None),
             ApiError::Internal(detail) => {
                 let id = crate::games::ids::random_id(12);
-                tracing::error!(error_id = %id, "{detail}");
+                if crate::http::logs::error_line() {
+                    tracing::error!(error_id = %id, "{detail}");
+                }
                 return serde_json::json!({"error": "internal error", "id": id});
             }
         };
@@ -210,7 +212,9 @@ impl From<StoreError> for ApiError {
                 crate::i18n::Text::new("server.game_changed"),
             ),
             e if e.unavailable() => {
-                tracing::error!("database unavailable: {e}");
+                if crate::http::logs::error_line() {
+                    tracing::error!("database unavailable: {e}");
+                }
                 ApiError::busy("database unavailable: try again in a moment")
             }
             e => ApiError::Internal(e.to_string()),

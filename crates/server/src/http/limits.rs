@@ -50,6 +50,8 @@ pub struct Limits {
     /// Connections one address may hold at once (0: no cap; not applied
     /// behind a proxy, where every connection is the proxy's).
     pub connections_per_address: usize,
+    /// When set, `/metrics` answers only `Authorization: Bearer <this>`.
+    pub metrics_token: Option<String>,
 }
 
 impl Default for Limits {
@@ -71,6 +73,7 @@ impl Default for Limits {
             header_timeout: Duration::from_secs(10),
             body_timeout: Duration::from_secs(20),
             connections_per_address: 256,
+            metrics_token: None,
         }
     }
 }
