@@ -38,7 +38,7 @@ pub fn run(a: AdminArgs) -> Result<(), Failure> {
     }
     let runtime = legion_server::runtime().map_err(|e| Failure(format!("cannot start: {e}")))?;
     runtime.block_on(async {
-        let store = Store::open(&a.db).await?;
+        let store = Store::open_beside_server(&a.db).await?;
         let find = |name: String| {
             let store = &store;
             async move {

@@ -358,6 +358,20 @@ impl Store {
         }
     }
 
+    /// Opens the database for a host's commands beside a running server
+    /// (`legion admin`): as `open`, but a SQLite file's server lock is
+    /// neither taken nor needed.
+    pub async fn open_beside_server(location: &str) -> Result<Store, StoreError> {
+        if location.starts_with("postgres://") || location.starts_with("postgresql://") {
+            return Store::open(location).await;
+        }
+        let path = std::path::PathBuf::from(location);
+        let s = tokio::task::spawn_blocking(move || SqliteStore::open_beside_server(&path))
+            .await
+            .map_err(|e| StoreError::Task(e.to_string()))??;
+        Ok(Store::Sqlite(std::sync::Arc::new(s)))
+    }
+
     /// Applies a write; it is on disk (committed) when this returns.
     pub async fn write(&self, write: Write) -> Result<(), StoreError> {
         match self {

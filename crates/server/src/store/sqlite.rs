@@ -23,7 +23,8 @@ pub struct SqliteStore {
     /// An exclusive lock on `<file>.lock`, held while the store is open:
     /// a second server on the same file would serve stale games (issue
     /// 19.15). The system frees it when the process ends, even by kill -9.
-    _lock: std::fs::File,
+    /// The file's lock, held by the serving store.
+    _lock: Option<std::fs::File>,
 }
 
 /// How long /healthz waits for a write lock before it says the file is
@@ -220,9 +221,22 @@ fn raw_row(r: &rusqlite::Row<'_>) -> rusqlite::Result<RawRow> {
 }
 
 impl SqliteStore {
-    /// Opens (creating and migrating if needed) the database at `path`.
+    /// Opens (creating and migrating if needed) the database at `path`,
+    /// as its one server: the file's lock is held until the store is
+    /// dropped (issue 19.15).
     pub fn open(path: &Path) -> Result<SqliteStore, StoreError> {
-        let lock = lock(path)?;
+        SqliteStore::open_with(path, true)
+    }
+
+    /// Opens the database beside the server that serves it (`legion
+    /// admin`: a few account changes, ordered by SQLite's own locks; it
+    /// keeps no games in memory, so nothing of it can be stale).
+    pub fn open_beside_server(path: &Path) -> Result<SqliteStore, StoreError> {
+        SqliteStore::open_with(path, false)
+    }
+
+    fn open_with(path: &Path, exclusive: bool) -> Result<SqliteStore, StoreError> {
+        let lock = exclusive.then(|| lock(path)).transpose()?;
         let mut writer = connect(path)?;
         migrate(&mut writer)?;
         // /healthz writes here (not part of the games' schema: no version).
