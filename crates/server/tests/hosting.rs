@@ -632,6 +632,8 @@ async fn sockets_are_bounded() {
         tokio_tungstenite::connect_async(format!("ws://{}/api/games/{id}/ws", s.addr)).await;
     assert!(fourth.is_err(), "a fourth socket was accepted");
     drop((_b, _c));
+    // Their places are given back when their tasks end: wait for that too.
+    websockets_become(s.addr, 1).await;
     // A socket that answers nothing (it reads nothing, so it sends no
     // pongs) is closed as idle; one that reads (and answers pings) stays.
     let mut alive = connect(s.addr, &id, None).await;
