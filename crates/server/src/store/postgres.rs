@@ -99,6 +99,83 @@ const MIGRATIONS: &[&str] = &[
     // 6: the accounts that hold a game's seats, as SQLite's schema 8.
     "ALTER TABLE games ADD COLUMN white_user BIGINT REFERENCES accounts(id);
     ALTER TABLE games ADD COLUMN black_user BIGINT REFERENCES accounts(id);",
+    // 7: players meet (issue 20), as SQLite's schema 9.
+    "ALTER TABLE games ADD COLUMN rated BOOLEAN NOT NULL DEFAULT FALSE;
+    ALTER TABLE games ADD COLUMN days SMALLINT;
+    ALTER TABLE games ADD COLUMN pairing TEXT;
+    ALTER TABLE games ADD COLUMN ended_ms BIGINT;
+    ALTER TABLE games ADD COLUMN result TEXT;
+    ALTER TABLE games ADD COLUMN phase_one TEXT;
+    CREATE INDEX games_white_user ON games(white_user) WHERE white_user IS NOT NULL;
+    CREATE INDEX games_black_user ON games(black_user) WHERE black_user IS NOT NULL;
+    CREATE TABLE ratings (
+        account_id BIGINT NOT NULL REFERENCES accounts(id),
+        class TEXT NOT NULL,
+        rating DOUBLE PRECISION NOT NULL,
+        rd DOUBLE PRECISION NOT NULL,
+        volatility DOUBLE PRECISION NOT NULL,
+        games INTEGER NOT NULL,
+        last_ms BIGINT NOT NULL,
+        PRIMARY KEY (account_id, class)
+    );
+    CREATE TABLE rating_changes (
+        game_id TEXT NOT NULL REFERENCES games(id),
+        account_id BIGINT NOT NULL REFERENCES accounts(id),
+        class TEXT NOT NULL,
+        at_ms BIGINT NOT NULL,
+        before_rating DOUBLE PRECISION NOT NULL,
+        before_rd DOUBLE PRECISION NOT NULL,
+        after_rating DOUBLE PRECISION NOT NULL,
+        after_rd DOUBLE PRECISION NOT NULL,
+        after_volatility DOUBLE PRECISION NOT NULL,
+        PRIMARY KEY (game_id, account_id)
+    );
+    CREATE INDEX rating_changes_account ON rating_changes(account_id, class, at_ms);
+    CREATE TABLE seeks (
+        id TEXT PRIMARY KEY,
+        owner_account BIGINT REFERENCES accounts(id),
+        seat_hash TEXT NOT NULL,
+        clock_initial_ms BIGINT,
+        clock_increment_ms BIGINT,
+        days SMALLINT,
+        rated BOOLEAN NOT NULL,
+        color TEXT NOT NULL,
+        rating DOUBLE PRECISION,
+        min_rating INTEGER,
+        max_rating INTEGER,
+        pool TEXT,
+        created_ms BIGINT NOT NULL,
+        alive_until_ms BIGINT NOT NULL,
+        game_id TEXT,
+        game_color TEXT
+    );
+    CREATE INDEX seeks_open ON seeks(created_ms) WHERE game_id IS NULL;
+    CREATE TABLE challenges (
+        id TEXT PRIMARY KEY,
+        from_account BIGINT NOT NULL REFERENCES accounts(id),
+        to_account BIGINT NOT NULL REFERENCES accounts(id),
+        seat_hash TEXT NOT NULL,
+        clock_initial_ms BIGINT,
+        clock_increment_ms BIGINT,
+        days SMALLINT,
+        rated BOOLEAN NOT NULL,
+        color TEXT NOT NULL,
+        created_ms BIGINT NOT NULL,
+        expires_ms BIGINT NOT NULL,
+        status TEXT NOT NULL,
+        game_id TEXT
+    );
+    CREATE INDEX challenges_to ON challenges(to_account, status);
+    CREATE TABLE chat (
+        game_id TEXT NOT NULL REFERENCES games(id),
+        room TEXT NOT NULL,
+        seq INTEGER NOT NULL,
+        at_ms BIGINT NOT NULL,
+        account_id BIGINT REFERENCES accounts(id),
+        side TEXT,
+        text TEXT NOT NULL,
+        PRIMARY KEY (game_id, room, seq)
+    );",
 ];
 
 /// The channel on which every change of a game is announced (an `Event`

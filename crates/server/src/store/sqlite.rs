@@ -141,6 +141,86 @@ const MIGRATIONS: &[&str] = &[
     // session is their seat).
     "ALTER TABLE games ADD COLUMN white_user INTEGER REFERENCES accounts(id);
     ALTER TABLE games ADD COLUMN black_user INTEGER REFERENCES accounts(id);",
+    // 9: players meet (issue 20): rated games and days-per-move clocks,
+    // how a game was paired, ratings per speed class with every change,
+    // the lobby's seeks (quick-pairing pools included) and challenges, and
+    // the games' chat rooms.
+    "ALTER TABLE games ADD COLUMN rated INTEGER NOT NULL DEFAULT 0;
+    ALTER TABLE games ADD COLUMN days INTEGER;
+    ALTER TABLE games ADD COLUMN pairing TEXT;
+    ALTER TABLE games ADD COLUMN ended_ms INTEGER;
+    ALTER TABLE games ADD COLUMN result TEXT;
+    ALTER TABLE games ADD COLUMN phase_one TEXT;
+    CREATE INDEX games_white_user ON games(white_user) WHERE white_user IS NOT NULL;
+    CREATE INDEX games_black_user ON games(black_user) WHERE black_user IS NOT NULL;
+    CREATE TABLE ratings (
+        account_id INTEGER NOT NULL REFERENCES accounts(id),
+        class TEXT NOT NULL,
+        rating REAL NOT NULL,
+        rd REAL NOT NULL,
+        volatility REAL NOT NULL,
+        games INTEGER NOT NULL,
+        last_ms INTEGER NOT NULL,
+        PRIMARY KEY (account_id, class)
+    );
+    CREATE TABLE rating_changes (
+        game_id TEXT NOT NULL REFERENCES games(id),
+        account_id INTEGER NOT NULL REFERENCES accounts(id),
+        class TEXT NOT NULL,
+        at_ms INTEGER NOT NULL,
+        before_rating REAL NOT NULL,
+        before_rd REAL NOT NULL,
+        after_rating REAL NOT NULL,
+        after_rd REAL NOT NULL,
+        after_volatility REAL NOT NULL,
+        PRIMARY KEY (game_id, account_id)
+    );
+    CREATE INDEX rating_changes_account ON rating_changes(account_id, class, at_ms);
+    CREATE TABLE seeks (
+        id TEXT PRIMARY KEY,
+        owner_account INTEGER REFERENCES accounts(id),
+        seat_hash TEXT NOT NULL,
+        clock_initial_ms INTEGER,
+        clock_increment_ms INTEGER,
+        days INTEGER,
+        rated INTEGER NOT NULL,
+        color TEXT NOT NULL,
+        rating REAL,
+        min_rating INTEGER,
+        max_rating INTEGER,
+        pool TEXT,
+        created_ms INTEGER NOT NULL,
+        alive_until_ms INTEGER NOT NULL,
+        game_id TEXT,
+        game_color TEXT
+    );
+    CREATE INDEX seeks_open ON seeks(created_ms) WHERE game_id IS NULL;
+    CREATE TABLE challenges (
+        id TEXT PRIMARY KEY,
+        from_account INTEGER NOT NULL REFERENCES accounts(id),
+        to_account INTEGER NOT NULL REFERENCES accounts(id),
+        seat_hash TEXT NOT NULL,
+        clock_initial_ms INTEGER,
+        clock_increment_ms INTEGER,
+        days INTEGER,
+        rated INTEGER NOT NULL,
+        color TEXT NOT NULL,
+        created_ms INTEGER NOT NULL,
+        expires_ms INTEGER NOT NULL,
+        status TEXT NOT NULL,
+        game_id TEXT
+    );
+    CREATE INDEX challenges_to ON challenges(to_account, status);
+    CREATE TABLE chat (
+        game_id TEXT NOT NULL REFERENCES games(id),
+        room TEXT NOT NULL,
+        seq INTEGER NOT NULL,
+        at_ms INTEGER NOT NULL,
+        account_id INTEGER REFERENCES accounts(id),
+        side TEXT,
+        text TEXT NOT NULL,
+        PRIMARY KEY (game_id, room, seq)
+    );",
 ];
 
 /// The schema version from which seat tokens and invites are hashes.
