@@ -7,6 +7,7 @@
 import { mountGame } from './game.js';
 import { mountAnalysis } from './analysis.js';
 import { mountRules } from './rules.js';
+import { mountLobby } from './lobby.js';
 import { t, lang, LANGUAGES, loadLanguage, setLanguage, translateStatic } from './i18n.js';
 import { h } from './ui.js';
 import { pathIcon } from './svg.js';
@@ -37,7 +38,10 @@ export function route() {
     document.title = t('common.title.game');
   } else {
     if (path !== '/') history.replaceState(null, '', '/');
-    unmount = mountGame(root, { id: null, navigate });
+    const closeGame = mountGame(root, { id: null, navigate });
+    // Below the board: people to play (issue 20).
+    const closeLobby = mountLobby(root, { navigate });
+    unmount = () => { closeLobby(); closeGame(); };
     document.title = t('common.title.home');
   }
   for (const a of document.querySelectorAll('[data-nav]')) {

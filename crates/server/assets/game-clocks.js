@@ -13,19 +13,25 @@ import * as sound from './sound.js';
 export class PlayerStrip {
   constructor() {
     this.name = h('span.name');
+    this.rating = h('span.rating', { 'data-rating': '' });
+    this.diff = h('span.rating-diff', { 'data-rating-diff': '' });
     this.flag = h('span.flag');
     this.clock = h('span.clock', { hidden: true, 'aria-label': t('game.clock'), 'data-clock': '' });
     /** @type {HTMLElement} */
-    this.el = h('div.player', h('span.swatch'), this.name, this.flag, this.clock);
+    this.el = h('div.player', h('span.swatch'), this.name, this.rating, this.diff, this.flag, this.clock);
     /** @type {'w' | 'b'} */
     this.side = 'w';
   }
 
-  /** @param {{side: 'w' | 'b', name: string, thinking: boolean, toMove: boolean, kingGone: boolean}} p */
-  set({ side, name, thinking, toMove, kingGone }) {
+  /** @param {{side: 'w' | 'b', name: string, rating?: {rating: string, diff: string, up: boolean | null}, thinking: boolean, toMove: boolean, kingGone: boolean}} p */
+  set({ side, name, rating, thinking, toMove, kingGone }) {
     this.side = side;
     this.el.dataset.side = side;
     setText(this.name, name);
+    setText(this.rating, rating?.rating ?? '');
+    setText(this.diff, rating?.diff ?? '');
+    this.diff.classList.toggle('up', rating?.up === true);
+    this.diff.classList.toggle('down', rating?.up === false);
     setText(this.flag, thinking ? t('game.player.thinking') : kingGone ? t('game.player.noKing') : '');
     this.el.classList.toggle('to-move', toMove);
     this.el.classList.toggle('thinking', thinking);

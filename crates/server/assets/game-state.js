@@ -22,6 +22,9 @@ import { sideName, other } from './ui.js';
  * @typedef {LegalMove & {ply: number, lfen: string, check: boolean}} PlayedMove a move of the game, with the position after it
  * @typedef {{initial_ms: number, increment_ms: number, w_ms: number, b_ms: number, running: Side | null}} ClockView
  * @typedef {{winner: Side, move: number, ply: number}} PhaseOne
+ * @typedef {'bullet' | 'blitz' | 'rapid' | 'classical' | 'correspondence'} Speed
+ * @typedef {{name: string | null, rating: number | null, provisional: boolean, diff: number | null}} SeatPlayer an account on a seat (name null: deleted), its rating in the game's class and what the game changed
+ * @typedef {{w: SeatPlayer | null, b: SeatPlayer | null}} Players
  * @typedef {{
  *   id: string, mode: Mode, rules: string, level: number | null, engine_color: Side | null,
  *   start: string, lfen: string, turn: Side, ply: number, board: BoardMap,
@@ -31,6 +34,7 @@ import { sideName, other } from './ui.js';
  *   draw_offer: Side | null, takeback_offer: Side | null, rematch_offer: Side | null, rematch: string | null,
  *   engine_thinking: boolean, clock: ClockView | null, abort_in_ms: number | null, now_ms: number,
  *   moves: PlayedMove[], you: Seat | null, draw_declined?: boolean,
+ *   rated: boolean, speed: Speed | null, days: number | null, players: Players | null,
  * }} GameState
  */
 
@@ -71,6 +75,7 @@ export const LEGAL_MOVE_SCHEMA = {
 export const PLAYED_MOVE_SCHEMA = { ...LEGAL_MOVE_SCHEMA, ply: num, lfen: str, check: bool };
 
 const occupant = record({ piece: str, prisoner: optional(str) });
+const seatPlayer = record({ name: orNull(str), rating: orNull(num), provisional: bool, diff: orNull(num) });
 
 /** @type {Record<keyof GameState, Check>} */
 export const STATE_SCHEMA = {
@@ -87,6 +92,8 @@ export const STATE_SCHEMA = {
   abort_in_ms: orNull(num), now_ms: num,
   moves: listOf(record(PLAYED_MOVE_SCHEMA)), you: orNull(oneOf('w', 'b', 'both')),
   draw_declined: optional(bool),
+  rated: bool, speed: orNull(oneOf('bullet', 'blitz', 'rapid', 'classical', 'correspondence')), days: orNull(num),
+  players: orNull(record({ w: orNull(seatPlayer), b: orNull(seatPlayer) })),
 };
 
 /**
@@ -133,6 +140,7 @@ export function homeState(level) {
     reason: null, reason_i18n: null, check: false, kings: { w: true, b: true }, phase: 1, phase_one: null,
     legal: [], must_capture: [], premoves: {}, draw_offer: null, takeback_offer: null, rematch_offer: null,
     rematch: null, clock: null, abort_in_ms: null, now_ms: 0, engine_thinking: false, you: 'w',
+    rated: false, speed: null, days: null, players: null,
   };
 }
 
@@ -205,6 +213,8 @@ export function kingMates(st) {
  * @param {GameState} st @param {Side} side @param {boolean} home
  */
 export function playerName(st, side, home) {
+  const account = st.players?.[side];
+  if (account) return account.name ?? t('players.deleted');
   if (st.mode === 'engine') {
     if (st.engine_color === side) return t('game.player.engine', { level: st.level ?? DEFAULT_LEVEL, side });
     return t(home || st.you === side ? 'game.player.you' : 'game.player.player', { side });
@@ -212,6 +222,22 @@ export function playerName(st, side, home) {
   if (st.mode === 'local') return sideName(side);
   if (st.you === side) return t('game.player.you', { side });
   return st.you ? t('game.player.friend', { side }) : sideName(side);
+}
+
+/**
+ * An account's rating in the game's class, as the strip shows it: "1512?"
+ * (provisional), and what a rated game changed: "+12", "−8"; empty for a
+ * seat without an account or a game without a class.
+ * @param {GameState} st @param {Side} side
+ * @returns {{rating: string, diff: string, up: boolean | null}}
+ */
+export function playerRating(st, side) {
+  const p = st.players?.[side];
+  if (!p || p.rating === null) return { rating: '', diff: '', up: null };
+  const rating = `${Math.round(p.rating)}${p.provisional ? '?' : ''}`;
+  if (p.diff === null || !st.rated) return { rating, diff: '', up: null };
+  const d = Math.round(p.diff);
+  return { rating, diff: d > 0 ? `+${d}` : d < 0 ? `−${-d}` : '±0', up: d === 0 ? null : d > 0 };
 }
 
 /** The result as a score: 1-0, 0-1, ½-½. @param {string} result */

@@ -6,7 +6,7 @@
 
 import { t, tServer } from './i18n.js';
 import { h, setText, other } from './ui.js';
-import { resultWords, playerName, phaseWords, movesBy, sideOf, ended } from './game-state.js';
+import { resultWords, playerName, playerRating, phaseWords, movesBy, sideOf, ended } from './game-state.js';
 
 /**
  * @typedef {import('./game-state.js').GameState} GameState
@@ -69,6 +69,7 @@ export function renderPlayers(el, st, v) {
     strip.set({
       side,
       name: playerName(st, side, v.home),
+      rating: playerRating(st, side),
       thinking: st.engine_thinking && st.engine_color === side,
       toMove: st.status === 'active' && st.turn === side,
       kingGone: !st.kings[side],

@@ -9,11 +9,13 @@
 // guards, limits, the one API error), `games` (the game core: live games,
 // seats, clocks, offers, records, and how servers keep them in step),
 // `engine` (engine work: the pool, game moves, analyses), `store` (both
-// databases and copying between them), `i18n` (words in every language).
+// databases and copying between them), `i18n` (words in every language),
+// `players` (accounts, ratings) and `lobby` (seeks, pools, challenges).
 pub mod engine;
 pub mod games;
 pub mod http;
 pub mod i18n;
+pub mod lobby;
 pub mod metrics;
 pub mod players;
 pub mod store;
@@ -121,7 +123,9 @@ pub async fn app(config: &Config) -> Result<Built, ServerError> {
         l.first_move,
     );
     let (stopping, shutdown) = watch::channel(false);
+    let lobby = lobby::Lobby::new(hub.clone());
     let app = App {
+        lobby,
         hub: hub.clone(),
         limits: Arc::new(l.clone()),
         new_games: Arc::new(Rate::new(
@@ -182,6 +186,8 @@ impl Built {
                 }
             }
             let _listener = Abort(listener);
+            let _lobby_news = Abort(app.lobby.bus.spawn_listener(app.hub.metrics.clone()));
+            let _turns = Abort(Some(app.lobby.spawn_turns()));
             let shared = app.hub.store.is_shared();
             let mut round = 0u64;
             loop {
@@ -193,6 +199,12 @@ impl Built {
                     app.hub.claim_engine_jobs().await;
                 }
                 round += 1;
+                // The lobby every second: owners gone, pools' waves.
+                if round.is_multiple_of(4)
+                    && let Err(e) = app.lobby.sweep().await
+                {
+                    tracing::error!("lobby: {e}");
+                }
                 if round.is_multiple_of(240) {
                     app.new_games.forget_idle();
                     app.analyses.forget_idle();

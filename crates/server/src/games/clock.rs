@@ -7,6 +7,12 @@ use serde::Serialize;
 
 use crate::games::model::Side;
 
+/// A day in ms.
+pub const DAY_MS: i64 = 86_400_000;
+
+/// The days per move a correspondence game may have (issue 20).
+pub const DAYS: [u8; 6] = [1, 2, 3, 5, 7, 14];
+
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Clock {
     pub initial_ms: i64,
@@ -16,6 +22,9 @@ pub struct Clock {
     /// When the side to move's turn began; `None` before the game starts
     /// (a friend game waiting for its invite) and after it ends.
     pub turn_began_ms: Option<i64>,
+    /// Days per move (correspondence, issue 20): each move gives the mover
+    /// its whole time again, and a first move has that time too.
+    pub per_move: bool,
 }
 
 /// The clock as the API shows it: the time each side has left at the
@@ -43,6 +52,25 @@ impl Clock {
             white_ms: initial_ms,
             black_ms: initial_ms,
             turn_began_ms: None,
+            per_move: false,
+        }
+    }
+
+    /// A clock of `days` days per move.
+    pub fn days_per_move(days: u8) -> Clock {
+        Clock {
+            per_move: true,
+            ..Clock::new(i64::from(days) * DAY_MS, 0)
+        }
+    }
+
+    /// The time for a first move: the server's (`limit_ms`), or a whole
+    /// move's time with days per move.
+    fn first_move_limit(&self, limit_ms: i64) -> i64 {
+        if self.per_move {
+            self.initial_ms
+        } else {
+            limit_ms
         }
     }
 
@@ -91,7 +119,7 @@ impl Clock {
     /// for its first move.
     pub fn abort_in(&self, played: usize, now: i64, limit_ms: i64) -> Option<i64> {
         let began = self.turn_began_ms?;
-        (!runs(played)).then(|| began + limit_ms - now)
+        (!runs(played)).then(|| began + self.first_move_limit(limit_ms) - now)
     }
 
     /// The clock after `mover` moves at `now` with `played` moves before
@@ -100,9 +128,14 @@ impl Clock {
     /// unless the game has ended.
     pub fn after_move(mut self, mover: Side, played: usize, now: i64, continues: bool) -> Clock {
         if let Some(spent) = self.spent(played, now) {
-            let inc = self.increment_ms;
+            let (inc, whole) = (self.increment_ms, self.initial_ms);
+            let per_move = self.per_move;
             let t = self.time_mut(mover);
-            *t = (*t - spent).max(0) + inc;
+            *t = if per_move {
+                whole
+            } else {
+                (*t - spent).max(0) + inc
+            };
         }
         self.turn_began_ms = continues.then_some(now);
         self
@@ -132,7 +165,7 @@ impl Clock {
         Some(if runs(played) {
             began + self.time(to_move)
         } else {
-            began + limit_ms
+            began + self.first_move_limit(limit_ms)
         })
     }
 
@@ -206,6 +239,27 @@ mod tests {
         assert!(!c.flag_fell(W, 2, 1_019));
         assert!(c.flag_fell(W, 2, 1_020));
         assert_eq!(c.view(W, 2, 5_000).w_ms, 0);
+    }
+
+    #[test]
+    fn days_per_move_give_the_whole_time_back_after_each_move() {
+        // 2 days a move, the game started at t = 0.
+        let c = Clock::days_per_move(2).restarted(0);
+        assert_eq!(c.initial_ms, 172_800_000);
+        // A first move has the two days too (not the server's minute):
+        // the abort comes at 2 days.
+        assert_eq!(c.abort_in(0, 1_000, 60_000), Some(172_799_000));
+        assert_eq!(c.deadline(W, 0, 60_000), Some(172_800_000));
+        let c = c.after_move(W, 0, 3_600_000, true);
+        let c = c.after_move(B, 1, 7_200_000, true);
+        // White thinks a day and a half: half a day is left...
+        assert_eq!(c.left(W, W, 2, 7_200_000 + 129_600_000), 43_200_000);
+        // ...and after the move White has two whole days again.
+        let c = c.after_move(W, 2, 7_200_000 + 129_600_000, true);
+        assert_eq!(c.white_ms, 172_800_000);
+        // Black lets its two days pass: the flag falls.
+        assert!(!c.flag_fell(B, 3, 136_800_000 + 172_799_999));
+        assert!(c.flag_fell(B, 3, 136_800_000 + 172_800_000));
     }
 
     #[test]

@@ -30,13 +30,15 @@ use crate::engine::pool::{ClientKey, EnginePool};
 use crate::games::cache::{GameCache, Handle};
 use crate::games::clock::Clock;
 use crate::games::event::What;
-use crate::games::ids::{GameId, InviteCode, SeatToken, now_ms, random_id};
-use crate::games::live::{Change, Json, Live, apply_declared, derive, rebuild};
-use crate::games::model::{Declared, Mode, Side, Status};
+use crate::games::ids::{GameId, InviteCode, SeatToken, SecretHash, UserId, now_ms, random_id};
+use crate::games::live::{Change, Json, Live, apply_declared, derive, rebuild, status_of};
+use crate::games::model::{Declared, Mode, Pairing, Side, Status};
+use crate::games::players;
 use crate::games::refusal::{CoreError, CoreResult, Refusal};
 use crate::games::seats::{Seat, Who, open_side};
 use crate::games::view;
 use crate::metrics::Metrics;
+use crate::players::rated;
 use crate::store::{GameRow, Store, Write};
 
 /// The client of work the server does by itself (a restart's resumed
@@ -56,6 +58,16 @@ pub struct Hub {
     pub(crate) running: crate::engine::analysis::Running,
     /// This server's name among those sharing a database (engine claims).
     pub(crate) node: String,
+    /// Each move after which an account is to move (issue 20: "your
+    /// turn" notices, sent on by the lobby).
+    pub(crate) turns: tokio::sync::broadcast::Sender<YourTurn>,
+}
+
+/// An account is to move in a game: the move just made was its opponent's.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct YourTurn {
+    pub game: GameId,
+    pub user: UserId,
 }
 
 /// Parameters of a new game (`POST /api/games`), already checked.
@@ -69,6 +81,18 @@ pub struct NewGame {
     pub clock: Option<(i64, i64)>,
     /// The creator's account, if signed in: it holds the creator's seat.
     pub creator: Option<crate::games::ids::UserId>,
+}
+
+/// A game the lobby paired: each seat's token hash and account.
+pub struct PairedGame {
+    pub id: GameId,
+    pub white: (SecretHash, Option<UserId>),
+    pub black: (SecretHash, Option<UserId>),
+    /// Initial time and increment, ms (ignored with `days`).
+    pub clock: Option<(i64, i64)>,
+    pub days: Option<u8>,
+    pub rated: bool,
+    pub pairing: Pairing,
 }
 
 /// A new game, for its creator.
@@ -129,6 +153,16 @@ impl Live {
         crate::games::seats::seat_of(&self.row, who)
     }
 
+    /// The account of the side to move, if another account made the
+    /// last move (a local game's one account moves both sides).
+    pub(crate) fn user_to_move(&self) -> Option<UserId> {
+        let (next, last) = match self.turn() {
+            Side::White => (self.row.white_user, self.row.black_user),
+            Side::Black => (self.row.black_user, self.row.white_user),
+        };
+        next.filter(|u| Some(*u) != last)
+    }
+
     /// The seat `who` holds, or a refusal.
     pub(crate) fn seated(&self, who: &Who) -> Result<Seat, Refusal> {
         self.seat_of(who).ok_or(Refusal::NeedsSeat)
@@ -152,6 +186,7 @@ impl Hub {
             metrics: Arc::new(Metrics::default()),
             running: Default::default(),
             node: random_id(12),
+            turns: tokio::sync::broadcast::channel(256).0,
         })
     }
 
@@ -163,6 +198,11 @@ impl Hub {
         &self.metrics
     }
 
+    /// Every move after which an account is to move, from now on.
+    pub fn turns(&self) -> tokio::sync::broadcast::Receiver<YourTurn> {
+        self.turns.subscribe()
+    }
+
     /// The live game `id`, from memory or the store.
     pub async fn get(self: &Arc<Self>, id: &GameId) -> CoreResult<Handle> {
         if let Some(h) = self.games.get(id) {
@@ -171,8 +211,9 @@ impl Hub {
         let Some((row, moves)) = self.store.load(id).await? else {
             return Err(Refusal::NoGame(id.to_string()).into());
         };
-        let live = rebuild(row, &moves, SERVER)
+        let mut live = rebuild(row, &moves, SERVER)
             .map_err(|e| CoreError::internal(format!("game {id}: {e}")))?;
+        live.players = players::load(&self.store, &live.row).await?;
         let handle = self.games.insert(id, live);
         // A game whose engine was thinking when it left memory goes on.
         let mut g = handle.lock().await;
@@ -285,8 +326,9 @@ impl Hub {
             .load(&id)
             .await?
             .ok_or_else(|| Refusal::NoGame(id.to_string()))?;
-        let fresh = rebuild(row, &moves, g.client)
+        let mut fresh = rebuild(row, &moves, g.client)
             .map_err(|e| CoreError::internal(format!("game {id}: {e}")))?;
+        fresh.players = players::load(&self.store, &fresh.row).await?;
         match g.take_from(fresh) {
             Change::Same => self.publish(g, What::State),
             Change::Appended => {
@@ -379,6 +421,12 @@ impl Hub {
             }
         };
         derive(&mut row, &game, self.first_move_ms);
+        // When it ended: kept once, for profiles (a takeback of an ended
+        // local game clears it with the result).
+        row.ended_ms = match status_of(&row, &game) {
+            Status::Over | Status::Aborted => row.ended_ms.or(Some(now)),
+            Status::Active | Status::Waiting => None,
+        };
         row.version = g.row.version + 1;
         let write = match &what {
             What::Move { ply, text } => Write::Append {
@@ -395,8 +443,10 @@ impl Hub {
             _ => Write::Update(row.clone()),
         };
         self.store.write(write).await?;
+        let ended = g.row.result.is_none() && row.result.is_some();
         g.row = row;
         g.game = game;
+        let added_move = added.is_some();
         if let Some(view) = added {
             g.moves
                 .push(serde_json::value::to_raw_value(&view).map_err(CoreError::internal)?);
@@ -413,7 +463,78 @@ impl Hub {
         if g.engine_to_move() && !g.engine_thinking {
             self.start_engine(g, handle).await;
         }
+        if let Some(user) = g.user_to_move()
+            && g.status() == Status::Active
+            && added_move
+        {
+            // Nobody may be listening: not an error.
+            let _ = self.turns.send(YourTurn {
+                game: g.row.id.clone(),
+                user,
+            });
+        }
+        if ended && rated::counts(&g.row, g.played()) {
+            tokio::spawn(self.clone().settle_ratings_later(g.row.id.clone()));
+        }
         Ok(())
+    }
+
+    /// `settle_ratings` as a task of its own: boxed, so that `commit`
+    /// (which starts it) and `settle_ratings` (which commits) do not make
+    /// one endless future type.
+    fn settle_ratings_later(
+        self: Arc<Self>,
+        id: GameId,
+    ) -> std::pin::Pin<Box<dyn std::future::Future<Output = ()> + Send>> {
+        Box::pin(async move {
+            if let Err(e) = self.settle_ratings(&id).await {
+                tracing::error!(game = %id, "cannot settle the ratings: {e}");
+            }
+        })
+    }
+
+    /// Changes the ratings of a rated game that ended (once, whichever
+    /// server ends it), then shows the change: the game's next version,
+    /// with its players read again, announced to every server.
+    pub(crate) async fn settle_ratings(self: &Arc<Self>, id: &GameId) -> CoreResult<()> {
+        let (handle, mut g) = self.lock(id).await?;
+        let played = g.played();
+        if !rated::settle(&self.store, &g.row, played, now_ms()).await? {
+            return Ok(());
+        }
+        g.players = players::load(&self.store, &g.row).await?;
+        let row = Box::new(g.row.clone());
+        self.commit(&mut g, &handle, Edit::Row(row), now_ms()).await
+    }
+
+    /// A game of two players the lobby paired (a seek, a pool, a
+    /// challenge): both seats known, started at once.
+    pub async fn create_paired(self: &Arc<Self>, p: PairedGame) -> CoreResult<Json> {
+        let now = now_ms();
+        let clock = match (p.days, p.clock) {
+            (Some(d), _) => Some(Clock::days_per_move(d).restarted(now)),
+            (None, Some((initial, inc))) => Some(Clock::new(initial, inc).restarted(now)),
+            (None, None) => None,
+        };
+        let row = GameRow {
+            white_seat: Some(p.white.0),
+            black_seat: Some(p.black.0),
+            white_user: p.white.1,
+            black_user: p.black.1,
+            started_ms: Some(now),
+            clock,
+            days: p.days,
+            rated: p.rated,
+            pairing: Some(p.pairing),
+            ..GameRow::new(
+                &p.id,
+                Mode::Friend,
+                Rules::DEFAULT.name(),
+                legion_rules::INITIAL_LFEN,
+                now,
+            )
+        };
+        self.open_game(row, SERVER, Seat::White).await
     }
 
     pub async fn create(self: &Arc<Self>, new: NewGame, client: ClientKey) -> CoreResult<Created> {
@@ -469,6 +590,7 @@ impl Hub {
     ) -> CoreResult<Json> {
         let id = row.id.clone();
         let mut live = rebuild(row.clone(), &[], client).map_err(CoreError::internal)?;
+        live.players = players::load(&self.store, &row).await?;
         derive(&mut row, &live.game, self.first_move_ms);
         live.row = row.clone();
         self.store.write(Write::Create(row)).await?;
@@ -672,6 +794,67 @@ impl Hub {
         })
         .await
         .map(drop)
+    }
+}
+
+/// A game in progress as its player's list shows it (issue 20).
+#[derive(serde::Serialize)]
+pub struct InProgress {
+    pub id: GameId,
+    /// The player's side.
+    pub color: Side,
+    /// The opponent's name (`None`: anonymous or deleted).
+    pub opponent: Option<String>,
+    pub my_turn: bool,
+    pub rated: bool,
+    pub speed: Option<crate::players::ratings::SpeedClass>,
+    pub days: Option<u8>,
+    pub lfen: String,
+    pub ply: usize,
+    pub clock: Option<crate::games::clock::ClockView>,
+    /// When the side to move runs out of time (unix ms).
+    pub deadline_ms: Option<i64>,
+}
+
+impl Hub {
+    /// The games `user` plays now, those where it is their turn first,
+    /// then the ones whose time runs out soonest.
+    pub async fn playing(self: &Arc<Self>, user: UserId) -> CoreResult<Vec<InProgress>> {
+        let mut out = Vec::new();
+        for id in self.store.games_in_progress(user, 100).await? {
+            let Ok((_, g)) = self.current(&id).await else {
+                continue;
+            };
+            if g.status() != Status::Active {
+                continue;
+            }
+            let color = if g.row.white_user == Some(user) {
+                Side::White
+            } else {
+                Side::Black
+            };
+            let opponent = g.players.as_ref().and_then(|p| match color {
+                Side::White => p.b.as_ref().and_then(|s| s.name.clone()),
+                Side::Black => p.w.as_ref().and_then(|s| s.name.clone()),
+            });
+            let now = now_ms();
+            out.push(InProgress {
+                id: id.clone(),
+                color,
+                opponent,
+                my_turn: g.turn() == color
+                    || (g.row.white_user == Some(user) && g.row.black_user == Some(user)),
+                rated: g.row.rated,
+                speed: players::class_of(&g.row),
+                days: g.row.days,
+                lfen: g.game.position().to_lfen(),
+                ply: g.played(),
+                clock: g.row.clock.map(|c| c.view(g.turn(), g.played(), now)),
+                deadline_ms: g.row.deadline_ms,
+            });
+        }
+        out.sort_by_key(|p| (!p.my_turn, p.deadline_ms.unwrap_or(i64::MAX)));
+        Ok(out)
     }
 }
 

@@ -86,6 +86,15 @@ word!(
 );
 
 word!(
+    /// A seek of the lobby, or a place in a quick-pairing pool (issue 20).
+    SeekId, GAME_ID_LEN, secret: false
+);
+word!(
+    /// A challenge of one player by another (issue 20).
+    ChallengeId, GAME_ID_LEN, secret: false
+);
+
+word!(
     /// A signed-in browser's session: the secret of its cookie.
     SessionId, SESSION_LEN, secret: true
 );
@@ -99,6 +108,12 @@ pub const SESSION_LEN: usize = 32;
 pub struct UserId(pub i64);
 
 impl fmt::Display for GameId {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl fmt::Display for SeekId {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(&self.0)
     }

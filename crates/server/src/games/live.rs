@@ -18,6 +18,7 @@ use crate::games::clock::ClockView;
 use crate::games::event::{Notice, What};
 use crate::games::ids::GameId;
 use crate::games::model::{Declared, Mode, Side, Status};
+use crate::games::players::Players;
 use crate::games::seats::Seat;
 use crate::games::view;
 use crate::i18n;
@@ -51,6 +52,9 @@ pub struct Live {
     pub tx: broadcast::Sender<Notice>,
     /// Who asked for the engine's next move (its share of the pool).
     pub client: ClientKey,
+    /// The accounts on the seats and their ratings (issue 20), read by
+    /// the hub when it loads the game.
+    pub players: Option<Players>,
     core: Option<Arc<Core>>,
 }
 
@@ -86,6 +90,12 @@ pub struct Core {
     /// The id of the rematch, once there is one.
     rematch: Option<GameId>,
     engine_thinking: bool,
+    /// Issue 20: a rated game, its speed class, days per move, and who
+    /// plays it.
+    rated: bool,
+    speed: Option<crate::players::ratings::SpeedClass>,
+    days: Option<u8>,
+    players: Option<Players>,
 }
 
 #[derive(Serialize)]
@@ -164,6 +174,7 @@ pub fn rebuild(row: GameRow, moves: &[String], client: ClientKey) -> Result<Live
         engine_stop: None,
         tx,
         client,
+        players: None,
         core: None,
     })
 }
@@ -195,6 +206,8 @@ pub fn status_of(row: &GameRow, game: &Game) -> Status {
 /// at it, and the ply at which the engine is to move.
 pub fn derive(row: &mut GameRow, game: &Game, first_move_ms: i64) {
     row.deadline_ms = deadline_of(row, game, first_move_ms);
+    row.result = game.outcome().map(|o| o.result().to_string());
+    row.phase_one = game.phase_one().map(|p| p.winner.into());
     let turn: Side = game.position().turn().into();
     row.engine_ply = (row.mode == Mode::Engine
         && status_of(row, game) == Status::Active
@@ -278,6 +291,7 @@ impl Live {
         self.row = fresh.row;
         self.game = fresh.game;
         self.moves = fresh.moves;
+        self.players = fresh.players;
         change
     }
 
@@ -369,6 +383,10 @@ impl Live {
             rematch: self.row.rematch.clone(),
             // With several servers the one thinking may be another.
             engine_thinking: self.engine_thinking || self.engine_to_move(),
+            rated: self.row.rated,
+            speed: crate::games::players::class_of(&self.row),
+            days: self.row.days,
+            players: self.players.clone(),
         });
         self.core = Some(core.clone());
         core

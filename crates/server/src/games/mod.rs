@@ -1,7 +1,8 @@
 //! The game core: live games and every action on them (`hub`), knowing
 //! nothing of HTTP. A game in memory (`live`) and the bounded cache of them
 //! (`cache`), seats, clocks, offers, records, the words of a game
-//! (`model`), its JSON views (`view`), ids and secrets (`ids`), and how
+//! (`model`), its JSON views (`view`), who plays it (`players`: accounts
+//! and ratings), ids and secrets (`ids`), and how
 //! several servers keep their copies in step (`cluster`).
 
 pub mod cache;
@@ -13,6 +14,7 @@ pub mod ids;
 pub mod live;
 pub mod model;
 pub mod offers;
+pub mod players;
 pub mod record;
 pub mod refusal;
 pub mod seats;

@@ -36,6 +36,36 @@ impl Mode {
     }
 }
 
+/// How two players of a friend game met (issue 20): a seek of the lobby,
+/// a quick-pairing pool, or a challenge by name. A game made by invite
+/// link has none.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Pairing {
+    Seek,
+    Pool,
+    Challenge,
+}
+
+impl Pairing {
+    pub fn name(self) -> &'static str {
+        match self {
+            Pairing::Seek => "seek",
+            Pairing::Pool => "pool",
+            Pairing::Challenge => "challenge",
+        }
+    }
+
+    pub fn parse(s: &str) -> Option<Pairing> {
+        match s {
+            "seek" => Some(Pairing::Seek),
+            "pool" => Some(Pairing::Pool),
+            "challenge" => Some(Pairing::Challenge),
+            _ => None,
+        }
+    }
+}
+
 /// A side, written `w` or `b`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub enum Side {

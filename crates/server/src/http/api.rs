@@ -32,7 +32,7 @@ use crate::games::view;
 use crate::http::error::{ApiError, ApiResult};
 use crate::http::guard::{Edge, Site};
 use crate::http::limits::{Client, Limits, Rate, Sockets};
-use crate::http::{account, assets, ws};
+use crate::http::{account, assets, lobby, ws};
 use crate::i18n::reading;
 use crate::i18n::{self, Lang};
 
@@ -46,6 +46,8 @@ pub const MAX_LFEN: usize = 200;
 #[derive(Clone)]
 pub struct App {
     pub hub: Arc<Hub>,
+    /// Seeks, pools and challenges (issue 20).
+    pub lobby: Arc<crate::lobby::Lobby>,
     pub limits: Arc<Limits>,
     pub new_games: Arc<Rate>,
     pub analyses: Arc<Rate>,
@@ -112,7 +114,7 @@ impl axum::extract::FromRequestParts<App> for Who {
 /// cookie is sent.
 pub(crate) async fn who(app: &App, headers: &HeaderMap) -> ApiResult<Who> {
     let user = match account::session_of(headers) {
-        Some(s) => app.accounts.signed_in(Some(&s)).await?.map(|s| s.account),
+        Some(s) => app.accounts.account_of(Some(&s)).await?,
         None => None,
     };
     Ok(Who {
@@ -162,6 +164,25 @@ pub fn router(app: App, site: Site) -> Router {
         .route("/api/account/password", post(account::password))
         .route("/api/account/delete", post(account::delete))
         .route("/api/users/{name}", get(account::user))
+        .route("/api/account/playing", get(lobby::playing))
+        .route(
+            "/api/lobby/seeks",
+            post(lobby::create_seek).get(lobby::list_seeks),
+        )
+        .route(
+            "/api/lobby/seeks/{id}",
+            get(lobby::get_seek).delete(lobby::cancel_seek),
+        )
+        .route("/api/lobby/seeks/{id}/accept", post(lobby::accept_seek))
+        .route("/api/lobby/pools", get(lobby::list_pools))
+        .route("/api/lobby/pools/{key}", post(lobby::join_pool))
+        .route("/api/lobby/ws", get(lobby::socket))
+        .route(
+            "/api/challenges",
+            post(lobby::challenge).get(lobby::challenges),
+        )
+        .route("/api/challenges/{id}/accept", post(lobby::accept_challenge))
+        .route("/api/challenges/{id}/{action}", post(lobby::end_challenge))
         .route("/api/games", post(create_game))
         .route("/api/games/{id}", get(game_state))
         .route("/api/games/{id}/join", post(join))

@@ -9,5 +9,6 @@ pub mod conn;
 pub mod error;
 pub mod guard;
 pub mod limits;
+pub mod lobby;
 pub(crate) mod logs;
 pub(crate) mod ws;

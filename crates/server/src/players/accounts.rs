@@ -156,16 +156,33 @@ pub struct Profile {
 }
 
 impl Profile {
-    fn of(a: &AccountRow) -> Profile {
-        Profile {
+    /// An account's profile: its ratings as kept, every class it has not
+    /// played at the start, a deviation grown by the days since its last
+    /// rated game.
+    async fn of(store: &Store, a: &AccountRow) -> Result<Profile, StoreError> {
+        let kept = store.ratings_of(a.id).await?;
+        let now = now_ms();
+        Ok(Profile {
             username: a.username.clone(),
-            // Rated games come with the lobby; until then every class is
-            // at its start.
             ratings: SpeedClass::ALL
                 .into_iter()
-                .map(|c| (c, RatingView::of(Rating::default(), 0)))
+                .map(|c| {
+                    let view = match kept.iter().find(|(k, _)| k == c.name()) {
+                        Some((_, r)) => RatingView::of(
+                            Rating {
+                                rating: r.rating,
+                                rd: r.rd,
+                                volatility: r.volatility,
+                            }
+                            .aged((now - r.last_ms).max(0) as f64 / 86_400_000.0),
+                            u32::try_from(r.games).unwrap_or(u32::MAX),
+                        ),
+                        None => RatingView::of(Rating::default(), 0),
+                    };
+                    (c, view)
+                })
                 .collect(),
-        }
+        })
     }
 }
 
@@ -257,7 +274,7 @@ impl Accounts {
             .await?;
         Ok(SignedIn {
             account: account.id,
-            profile: Profile::of(account),
+            profile: Profile::of(&self.store, account).await?,
             session,
         })
     }
@@ -347,13 +364,24 @@ impl Accounts {
             return Ok(None);
         };
         let account = self.store.session_account(&s.hash(), now_ms()).await?;
-        Ok(account
-            .filter(|a| !a.deleted && !a.disabled)
-            .map(|a| SignedIn {
-                account: a.id,
-                profile: Profile::of(&a),
-                session: s.clone(),
-            }))
+        let Some(a) = account.filter(|a| !a.deleted && !a.disabled) else {
+            return Ok(None);
+        };
+        Ok(Some(SignedIn {
+            account: a.id,
+            profile: Profile::of(&self.store, &a).await?,
+            session: s.clone(),
+        }))
+    }
+
+    /// The account of a session cookie, if it is live, without its
+    /// profile (every request with a cookie asks this).
+    pub async fn account_of(&self, session: Option<&SessionId>) -> AccountResult<Option<UserId>> {
+        let Some(s) = session else {
+            return Ok(None);
+        };
+        let account = self.store.session_account(&s.hash(), now_ms()).await?;
+        Ok(account.filter(|a| !a.deleted && !a.disabled).map(|a| a.id))
     }
 
     async fn require(&self, session: Option<&SessionId>) -> AccountResult<SignedIn> {
@@ -401,7 +429,10 @@ impl Accounts {
             .store
             .account_by_name(&name.to_ascii_lowercase())
             .await?;
-        Ok(a.filter(|a| !a.deleted).map(|a| Profile::of(&a)))
+        match a.filter(|a| !a.deleted) {
+            Some(a) => Ok(Some(Profile::of(&self.store, &a).await?)),
+            None => Ok(None),
+        }
     }
 }
 

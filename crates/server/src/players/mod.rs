@@ -4,4 +4,5 @@
 
 pub mod accounts;
 pub mod password;
+pub mod rated;
 pub mod ratings;

@@ -98,6 +98,17 @@ fn sqlite_by_key(s: &SqliteStore, key: String) -> Result<Option<AccountRow>, Sto
     })
 }
 
+fn sqlite_by_id(s: &SqliteStore, id: UserId) -> Result<Option<AccountRow>, StoreError> {
+    s.read(|c| {
+        Ok(c.query_row(
+            &format!("SELECT {ACCOUNT_COLUMNS} FROM accounts WHERE id = ?1"),
+            params![id.0],
+            sqlite_account,
+        )
+        .optional()?)
+    })
+}
+
 fn sqlite_session(
     s: &SqliteStore,
     (hash, now): (SecretHash, i64),
@@ -140,18 +151,23 @@ fn sqlite_newest(s: &SqliteStore, limit: i64) -> Result<Vec<AccountRow>, StoreEr
 }
 
 /// A statement's parameters for either database.
-enum Arg {
+pub(super) enum Arg {
     Int(i64),
+    Real(f64),
     Text(String),
+    /// A text NULL (PostgreSQL types its parameters).
     Null,
+    NullInt,
+    NullReal,
 }
 
 impl Arg {
-    fn sqlite(&self) -> rusqlite::types::Value {
+    pub(super) fn sqlite(&self) -> rusqlite::types::Value {
         match self {
             Arg::Int(i) => rusqlite::types::Value::Integer(*i),
+            Arg::Real(r) => rusqlite::types::Value::Real(*r),
             Arg::Text(t) => rusqlite::types::Value::Text(t.clone()),
-            Arg::Null => rusqlite::types::Value::Null,
+            Arg::Null | Arg::NullInt | Arg::NullReal => rusqlite::types::Value::Null,
         }
     }
 }
@@ -159,7 +175,7 @@ impl Arg {
 impl Store {
     /// Runs one changing statement, written with `?N` parameters (SQLite)
     /// and `$N` (PostgreSQL); the rows it changed.
-    async fn change(
+    pub(super) async fn change(
         &self,
         sqlite: &'static str,
         pg: &'static str,
@@ -175,8 +191,11 @@ impl Store {
                 for a in args {
                     q = match a {
                         Arg::Int(i) => q.bind(i),
+                        Arg::Real(r) => q.bind(r),
                         Arg::Text(t) => q.bind(t),
                         Arg::Null => q.bind(None::<String>),
+                        Arg::NullInt => q.bind(None::<i64>),
+                        Arg::NullReal => q.bind(None::<f64>),
                     };
                 }
                 Ok(q.execute(p.pool()).await?.rows_affected())
@@ -219,6 +238,21 @@ impl Store {
                  FROM accounts WHERE username_key = $1",
             )
             .bind(key)
+            .fetch_optional(p.pool())
+            .await?
+            .map(pg_account)),
+        }
+    }
+
+    /// The account `id`, deleted or not.
+    pub async fn account_by_id(&self, id: UserId) -> Result<Option<AccountRow>, StoreError> {
+        match self {
+            Store::Sqlite(s) => s.blocking(id, sqlite_by_id).await,
+            Store::Postgres(p) => Ok(sqlx::query_as::<_, PgAccount>(
+                "SELECT id, username, password_hash, created_ms, disabled, deleted_ms IS NOT NULL
+                 FROM accounts WHERE id = $1",
+            )
+            .bind(id.0)
             .fetch_optional(p.pool())
             .await?
             .map(pg_account)),

@@ -5,16 +5,20 @@
 //! server starts.
 
 mod accounts;
+mod lobby;
 pub mod migrate;
 mod postgres;
+mod ratings;
 mod sqlite;
 
 pub use accounts::{AccountRow, NewAccount};
+pub use lobby::{ChallengeRow, SeekRow};
+pub use ratings::{PlayerRating, RatedGame};
 
 use crate::games::clock::Clock;
 use crate::games::event::{Event, What};
 use crate::games::ids::{GameId, SecretHash, UserId};
-use crate::games::model::{Declared, Mode, Side};
+use crate::games::model::{Declared, Mode, Pairing, Side};
 
 pub use postgres::{CHANNEL, PgStore};
 pub use sqlite::SqliteStore;
@@ -102,6 +106,18 @@ pub struct GameRow {
     /// The ply at which the engine is to move, if it is (derived, like
     /// `deadline_ms`; PostgreSQL keeps it as a job any server may claim).
     pub engine_ply: Option<i64>,
+    /// A rated game (issue 20): two accounts, ratings changed at the end.
+    pub rated: bool,
+    /// Days per move (a correspondence game); the clock then has them.
+    pub days: Option<u8>,
+    /// How the players met, for games of the lobby.
+    pub pairing: Option<Pairing>,
+    /// When the game ended (a result or an abort).
+    pub ended_ms: Option<i64>,
+    /// The result (`1-0`, `0-1`, `1/2-1/2`) once there is one, and the
+    /// side that won Phase 1 (5.1): derived, kept for profiles.
+    pub result: Option<String>,
+    pub phase_one: Option<Side>,
 }
 
 impl StoreError {
@@ -149,6 +165,12 @@ impl GameRow {
             rematch: None,
             version: 0,
             engine_ply: None,
+            rated: false,
+            days: None,
+            pairing: None,
+            ended_ms: None,
+            result: None,
+            phase_one: None,
         }
     }
 }
@@ -238,7 +260,10 @@ pub(crate) const COLUMNS: &str =
     "id, created_ms, mode, rules, start_lfen, level, engine_color, white_token,
     black_token, clock_initial_ms, clock_increment_ms, white_ms, black_ms, turn_started_ms,
     declared, draw_offer, invite, started_ms, takeback_offer, deadline_ms, rematch_offer, rematch,
-    version, white_user, black_user";
+    version, white_user, black_user, rated, days, pairing, ended_ms, result, phase_one";
+
+/// How many columns `COLUMNS` names.
+pub(crate) const COLUMN_COUNT: usize = 31;
 
 /// A word read back from the database, or a `Corrupt` error naming it.
 fn word<T>(
@@ -279,6 +304,12 @@ pub(crate) struct RawRow {
     pub(crate) version: i64,
     pub(crate) white_user: Option<i64>,
     pub(crate) black_user: Option<i64>,
+    pub(crate) rated: bool,
+    pub(crate) days: Option<i64>,
+    pub(crate) pairing: Option<String>,
+    pub(crate) ended_ms: Option<i64>,
+    pub(crate) result: Option<String>,
+    pub(crate) phase_one: Option<String>,
 }
 
 impl RawRow {
@@ -307,6 +338,7 @@ impl RawRow {
                 white_ms,
                 black_ms,
                 turn_began_ms: began,
+                per_move: self.days.is_some(),
             }),
             Some(_) => return Err(corrupt("a clock with missing times")),
         };
@@ -333,6 +365,19 @@ impl RawRow {
             deadline_ms: self.deadline_ms,
             version: self.version,
             engine_ply: None,
+            rated: self.rated,
+            days: match self.days {
+                None => None,
+                Some(d) => Some(u8::try_from(d).map_err(|_| corrupt("days per move"))?),
+            },
+            pairing: word(&raw_id, "pairing", self.pairing, Pairing::parse)?,
+            ended_ms: self.ended_ms,
+            result: match self.result {
+                None => None,
+                Some(r) if ["1-0", "0-1", "1/2-1/2"].contains(&r.as_str()) => Some(r),
+                Some(_) => return Err(corrupt("result")),
+            },
+            phase_one: word(&raw_id, "Phase 1 winner", self.phase_one, Side::parse)?,
         })
     }
 }

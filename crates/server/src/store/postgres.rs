@@ -14,9 +14,9 @@ use sqlx::{AssertSqlSafe, Postgres, Row, Transaction};
 use sqlx::postgres::PgArguments;
 use sqlx::query::Query;
 
-use super::{COLUMNS, Exported, GameRow, RawRow, StoreError, Write};
+use super::{COLUMN_COUNT, COLUMNS, Exported, GameRow, RawRow, StoreError, Write};
 use crate::games::ids::{GameId, SecretHash};
-use crate::games::model::{Declared, Side};
+use crate::games::model::{Declared, Pairing, Side};
 
 pub struct PgStore {
     pool: PgPool,
@@ -141,6 +141,7 @@ const MIGRATIONS: &[&str] = &[
         rated BOOLEAN NOT NULL,
         color TEXT NOT NULL,
         rating DOUBLE PRECISION,
+        rd DOUBLE PRECISION,
         min_rating INTEGER,
         max_rating INTEGER,
         pool TEXT,
@@ -517,6 +518,12 @@ fn raw_row(r: &PgRow) -> Result<RawRow, StoreError> {
         version: r.try_get(22)?,
         white_user: r.try_get(23)?,
         black_user: r.try_get(24)?,
+        rated: r.try_get(25)?,
+        days: r.try_get::<Option<i16>, _>(26)?.map(i64::from),
+        pairing: r.try_get(27)?,
+        ended_ms: r.try_get(28)?,
+        result: r.try_get(29)?,
+        phase_one: r.try_get(30)?,
     })
 }
 
@@ -531,7 +538,7 @@ async fn apply(tx: &mut Transaction<'_, Postgres>, w: &Write) -> Result<(), Stor
     bind_new_row(
         sqlx::query(AssertSqlSafe(format!(
             "INSERT INTO games ({COLUMNS}) VALUES ({})",
-            params(1, 25)
+            params(1, COLUMN_COUNT)
         ))),
         g,
     )
@@ -572,9 +579,9 @@ fn params(from: usize, to: usize) -> String {
 /// How a game's statement changes its row.
 #[derive(Clone, Copy)]
 enum First {
-    /// A new game: every column (25 parameters).
+    /// A new game: every column (`COLUMN_COUNT` parameters).
     Insert,
-    /// The next version of the row: the columns that change (16).
+    /// The next version of the row: the columns that change (19).
     Update,
 }
 
@@ -599,19 +606,20 @@ fn one_statement(first: First, moves: Moves, g: &GameRow) -> String {
         First::Insert => (
             format!(
                 "INSERT INTO games ({COLUMNS}) VALUES ({}) RETURNING id",
-                params(1, 25)
+                params(1, COLUMN_COUNT)
             ),
-            25,
+            COLUMN_COUNT,
         ),
         First::Update => (
             "UPDATE games SET white_ms = $2, black_ms = $3, turn_started_ms = $4,
                 declared = $5, draw_offer = $6, white_token = $7, black_token = $8,
                 started_ms = $9, takeback_offer = $10, deadline_ms = $11,
                 rematch_offer = $12, rematch = $13, version = $14,
-                white_user = $15, black_user = $16
+                white_user = $15, black_user = $16, ended_ms = $17, result = $18,
+                phase_one = $19
              WHERE id = $1 AND version = $14 - 1 RETURNING id"
                 .to_string(),
-            16,
+            19,
         ),
     };
     let mut next = || {
@@ -698,6 +706,12 @@ fn bind_new_row<'q>(q: PgQuery<'q>, g: &'q GameRow) -> PgQuery<'q> {
         .bind(g.version)
         .bind(g.white_user.map(|u| u.0))
         .bind(g.black_user.map(|u| u.0))
+        .bind(g.rated)
+        .bind(g.days.map(i16::from))
+        .bind(g.pairing.map(Pairing::name))
+        .bind(g.ended_ms)
+        .bind(g.result.as_deref())
+        .bind(g.phase_one.map(Side::code))
 }
 
 /// Binds the columns an update changes, as `First::Update` numbers them.
@@ -719,4 +733,7 @@ fn bind_row<'q>(q: PgQuery<'q>, g: &'q GameRow) -> PgQuery<'q> {
         .bind(g.version)
         .bind(g.white_user.map(|u| u.0))
         .bind(g.black_user.map(|u| u.0))
+        .bind(g.ended_ms)
+        .bind(g.result.as_deref())
+        .bind(g.phase_one.map(Side::code))
 }

@@ -10,7 +10,7 @@ use rusqlite::{Connection, OptionalExtension, params};
 
 use super::{COLUMNS, Exported, GameRow, RawRow, StoreError, Write};
 use crate::games::ids::{GameId, SecretHash};
-use crate::games::model::{Declared, Side};
+use crate::games::model::{Declared, Pairing, Side};
 
 struct Job {
     write: Write,
@@ -186,6 +186,7 @@ const MIGRATIONS: &[&str] = &[
         rated INTEGER NOT NULL,
         color TEXT NOT NULL,
         rating REAL,
+        rd REAL,
         min_rating INTEGER,
         max_rating INTEGER,
         pool TEXT,
@@ -297,6 +298,12 @@ fn raw_row(r: &rusqlite::Row<'_>) -> rusqlite::Result<RawRow> {
         version: r.get(22)?,
         white_user: r.get(23)?,
         black_user: r.get(24)?,
+        rated: r.get::<_, i64>(25)? != 0,
+        days: r.get(26)?,
+        pairing: r.get(27)?,
+        ended_ms: r.get(28)?,
+        result: r.get(29)?,
+        phase_one: r.get(30)?,
     })
 }
 
@@ -548,7 +555,8 @@ fn apply(c: &Connection, w: &Write) -> Result<(), StoreError> {
             c.execute(
                 &format!(
                     "INSERT INTO games ({COLUMNS}) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10,
-                     ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19, ?20, ?21, ?22, ?23, ?24, ?25)"
+                     ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19, ?20, ?21, ?22, ?23, ?24, ?25,
+                     ?26, ?27, ?28, ?29, ?30, ?31)"
                 ),
                 params![
                     g.id.as_str(),
@@ -576,6 +584,12 @@ fn apply(c: &Connection, w: &Write) -> Result<(), StoreError> {
                     g.version,
                     g.white_user.map(|u| u.0),
                     g.black_user.map(|u| u.0),
+                    g.rated,
+                    g.days,
+                    g.pairing.map(Pairing::name),
+                    g.ended_ms,
+                    g.result,
+                    g.phase_one.map(Side::code),
                 ],
             )?;
             Ok(())
@@ -640,7 +654,8 @@ fn update_row(c: &Connection, g: &GameRow) -> Result<(), StoreError> {
             "UPDATE games SET white_ms = ?2, black_ms = ?3, turn_started_ms = ?4, declared = ?5,
             draw_offer = ?6, white_token = ?7, black_token = ?8, started_ms = ?9,
             takeback_offer = ?10, deadline_ms = ?11, rematch_offer = ?12, rematch = ?13,
-            version = ?14, white_user = ?15, black_user = ?16
+            version = ?14, white_user = ?15, black_user = ?16, ended_ms = ?17, result = ?18,
+            phase_one = ?19
          WHERE id = ?1 AND version = ?14 - 1",
         )?
         .execute(params![
@@ -660,6 +675,9 @@ fn update_row(c: &Connection, g: &GameRow) -> Result<(), StoreError> {
             g.version,
             g.white_user.map(|u| u.0),
             g.black_user.map(|u| u.0),
+            g.ended_ms,
+            g.result,
+            g.phase_one.map(Side::code),
         ])?;
     if changed == 0 {
         return Err(StoreError::Stale(g.id.to_string()));
