@@ -297,3 +297,74 @@ async fn an_announcement_that_cannot_be_read_is_counted_and_followed_by_a_resync
         "{text}"
     );
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_seek_made_on_one_server_is_seen_and_accepted_on_another() {
+    if !on_postgres() {
+        return;
+    }
+    let (_dir, s) = servers("lobby", 2).await;
+    let (a, b) = (&s[0], &s[1]);
+    let mut watcher = lobby_socket(b.addr, None, json!([])).await;
+    lobby_next(&mut watcher, "seeks", 5).await;
+    let made = post(
+        a.addr,
+        "/api/lobby/seeks",
+        None,
+        json!({"clock": {"initial_s": 300, "increment_s": 3}}),
+    )
+    .await;
+    assert_eq!(made.status, 201, "{}", made.body);
+    let made = made.json();
+    let (id, token) = (
+        made["id"].as_str().unwrap(),
+        made["token"].as_str().unwrap(),
+    );
+    let mut owner = lobby_socket(a.addr, None, json!([{"id": id, "token": token}])).await;
+    lobby_next(&mut owner, "seeks", 5).await;
+    // Seen on the other server, live and in its list.
+    assert_eq!(lobby_next(&mut watcher, "seek", 5).await["seek"]["id"], id);
+    let listed = get(b.addr, "/api/lobby/seeks", None).await.json();
+    assert!(
+        listed["seeks"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|x| x["id"] == id)
+    );
+    // Accepted there: the owner, on the first server, is told.
+    let accepted = post(
+        b.addr,
+        &format!("/api/lobby/seeks/{id}/accept"),
+        None,
+        json!({}),
+    )
+    .await;
+    assert_eq!(accepted.status, 201, "{}", accepted.body);
+    let game = accepted.json()["game"].as_str().unwrap().to_string();
+    let paired = lobby_next(&mut owner, "paired", 5).await;
+    assert_eq!(paired["game"], game.as_str());
+    assert_eq!(lobby_next(&mut watcher, "gone", 5).await["id"], id);
+    // The owner's token holds its side of the game on its own server.
+    let st = get(a.addr, &format!("/api/games/{game}"), Some(token))
+        .await
+        .json();
+    assert_eq!(st["you"], paired["color"]);
+    // Quick pairing across servers: a place on each, one game.
+    let place = |on: &TestServer| {
+        let addr = on.addr;
+        async move {
+            let r = post(addr, "/api/lobby/pools/10+5", None, json!({})).await;
+            assert_eq!(r.status, 201, "{}", r.body);
+            let v = r.json();
+            json!([{"id": v["id"], "token": v["token"]}])
+        }
+    };
+    let (pa, pb) = (place(a).await, place(b).await);
+    let mut sa = lobby_socket(a.addr, None, pa).await;
+    let mut sb = lobby_socket(b.addr, None, pb).await;
+    let ma = lobby_next(&mut sa, "paired", 10).await;
+    let mb = lobby_next(&mut sb, "paired", 10).await;
+    assert_eq!(ma["game"], mb["game"]);
+    assert_ne!(ma["color"], mb["color"]);
+}

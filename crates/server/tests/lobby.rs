@@ -9,10 +9,7 @@ mod common;
 use std::time::{Duration, Instant};
 
 use common::*;
-use futures_util::SinkExt;
 use serde_json::{Value, json};
-use tokio_tungstenite::tungstenite::Message;
-use tokio_tungstenite::tungstenite::client::IntoClientRequest;
 
 /// A request with a session cookie and a seat token (either may be absent).
 async fn call(
@@ -65,37 +62,6 @@ async fn register(s: &TestServer, name: &str) -> String {
         .to_string()
 }
 
-/// A lobby socket (with the cookie, if any) that said hello holding `held`.
-async fn lobby_socket(s: &TestServer, cookie: Option<&str>, held: Value) -> Socket {
-    let mut req = format!("ws://{}/api/lobby/ws", s.addr)
-        .into_client_request()
-        .unwrap();
-    if let Some(c) = cookie {
-        req.headers_mut()
-            .insert("Cookie", format!("legion_session={c}").parse().unwrap());
-    }
-    let (mut ws, _) = tokio_tungstenite::connect_async(req).await.unwrap();
-    ws.send(Message::Text(
-        json!({"type": "hello", "seeks": held}).to_string().into(),
-    ))
-    .await
-    .unwrap();
-    ws
-}
-
-/// The next lobby message of `kind`, within `secs`.
-async fn lobby_next(ws: &mut Socket, kind: &str, secs: u64) -> Value {
-    let deadline = Instant::now() + Duration::from_secs(secs);
-    loop {
-        let left = deadline.saturating_duration_since(Instant::now());
-        let m = next(ws, left.as_secs().max(1)).await;
-        if m["type"] == kind {
-            return m;
-        }
-        assert!(Instant::now() < deadline, "no '{kind}' in time");
-    }
-}
-
 /// Waits (polling, bounded) until `f` holds for the JSON at `path`.
 async fn until(
     s: &TestServer,
@@ -130,7 +96,7 @@ async fn a_rated_seek_becomes_a_game_whose_end_changes_both_ratings() {
     let s = start(temp_db("rated")).await;
     let anna = register(&s, "Anna").await;
     let bob = register(&s, "Bob").await;
-    let mut watcher = lobby_socket(&s, None, json!([])).await;
+    let mut watcher = lobby_socket(s.addr, None, json!([])).await;
     assert_eq!(
         lobby_next(&mut watcher, "seeks", 5).await["seeks"],
         json!([])
@@ -147,7 +113,7 @@ async fn a_rated_seek_becomes_a_game_whose_end_changes_both_ratings() {
     assert_eq!(r.status, 201, "{}", r.body);
     let seek = r.json()["id"].as_str().unwrap().to_string();
     // Anna's page holds it: she hears when it is taken.
-    let mut owner = lobby_socket(&s, Some(&anna), json!([])).await;
+    let mut owner = lobby_socket(s.addr, Some(&anna), json!([])).await;
     lobby_next(&mut owner, "seeks", 5).await;
     // Everyone sees it, with Anna's name and starting rating.
     let m = lobby_next(&mut watcher, "seek", 5).await;
@@ -321,7 +287,7 @@ async fn seeks_are_checked_and_go_when_their_owner_leaves() {
     let made = r.json();
     let id = made["id"].as_str().unwrap().to_string();
     let token = made["token"].as_str().unwrap().to_string();
-    let mut page = lobby_socket(&s, None, json!([{"id": id, "token": token}])).await;
+    let mut page = lobby_socket(s.addr, None, json!([{"id": id, "token": token}])).await;
     let first = lobby_next(&mut page, "seeks", 5).await;
     assert!(listed(&first, &id), "{first}");
     let v = call(
@@ -354,7 +320,7 @@ async fn seeks_are_checked_and_go_when_their_owner_leaves() {
     let made = r.json();
     let id = made["id"].as_str().unwrap().to_string();
     let token = made["token"].as_str().unwrap().to_string();
-    let page = lobby_socket(&s, None, json!([{"id": id, "token": token}])).await;
+    let page = lobby_socket(s.addr, None, json!([{"id": id, "token": token}])).await;
     drop(page);
     let v = call(&s, "GET", "/api/lobby/seeks", None, None, Value::Null)
         .await
@@ -395,7 +361,7 @@ async fn a_game_of_days_per_move_gives_days_and_lists_whose_turn_it_is() {
     .await;
     assert_eq!(r.status, 201, "{}", r.body);
     let seek = r.json()["id"].as_str().unwrap().to_string();
-    let mut bobs = lobby_socket(&s, Some(&bob), json!([])).await;
+    let mut bobs = lobby_socket(s.addr, Some(&bob), json!([])).await;
     lobby_next(&mut bobs, "seeks", 5).await;
     let a = call(
         &s,
@@ -512,8 +478,8 @@ async fn quick_pairing_matches_two_visitors_in_a_wave() {
     );
     let (a, ta) = join("5+3").await;
     let (b, tb) = join("5+3").await;
-    let mut pa = lobby_socket(&s, None, json!([{"id": a, "token": ta}])).await;
-    let mut pb = lobby_socket(&s, None, json!([{"id": b, "token": tb}])).await;
+    let mut pa = lobby_socket(s.addr, None, json!([{"id": a, "token": ta}])).await;
+    let mut pb = lobby_socket(s.addr, None, json!([{"id": b, "token": tb}])).await;
     let ma = lobby_next(&mut pa, "paired", 10).await;
     let mb = lobby_next(&mut pb, "paired", 10).await;
     assert_eq!(ma["game"], mb["game"]);
@@ -575,7 +541,7 @@ async fn a_challenge_is_declined_or_accepted() {
     )
     .await;
     assert_eq!(me.status, 400);
-    let mut bobs = lobby_socket(&s, Some(&bob), json!([])).await;
+    let mut bobs = lobby_socket(s.addr, Some(&bob), json!([])).await;
     lobby_next(&mut bobs, "seeks", 5).await;
     let c = call(
         &s,

@@ -307,3 +307,32 @@ pub async fn state_where(ws: &mut Socket, secs: u64, f: impl Fn(&Value) -> bool)
 pub async fn send(ws: &mut Socket, v: Value) {
     ws.send(Message::Text(v.to_string().into())).await.unwrap();
 }
+
+/// A lobby socket of the server at `addr` (with a session cookie, if
+/// any) that said hello holding `held` (`[{"id", "token"}]`).
+pub async fn lobby_socket(addr: SocketAddr, cookie: Option<&str>, held: Value) -> Socket {
+    use tokio_tungstenite::tungstenite::client::IntoClientRequest;
+    let mut req = format!("ws://{addr}/api/lobby/ws")
+        .into_client_request()
+        .unwrap();
+    if let Some(c) = cookie {
+        req.headers_mut()
+            .insert("Cookie", format!("legion_session={c}").parse().unwrap());
+    }
+    let (mut ws, _) = tokio_tungstenite::connect_async(req).await.unwrap();
+    send(&mut ws, serde_json::json!({"type": "hello", "seeks": held})).await;
+    ws
+}
+
+/// The next lobby message of `kind`, within `secs` seconds.
+pub async fn lobby_next(ws: &mut Socket, kind: &str, secs: u64) -> Value {
+    let deadline = std::time::Instant::now() + Duration::from_secs(secs);
+    loop {
+        let left = deadline.saturating_duration_since(std::time::Instant::now());
+        let m = next(ws, left.as_secs().max(1)).await;
+        if m["type"] == kind {
+            return m;
+        }
+        assert!(std::time::Instant::now() < deadline, "no '{kind}' in time");
+    }
+}
