@@ -97,8 +97,23 @@ export class GamePage {
 
     this.onKey = (/** @type {KeyboardEvent} */ e) => this.key(e);
     document.addEventListener('keydown', this.onKey);
-    this.onVisible = () => { if (!document.hidden && this.transport && !this.transport.open()) this.transport.connect(); };
+    this.onVisible = () => {
+      if (!document.hidden && this.transport && !this.transport.open()) this.transport.connect();
+      if (!document.hidden && this.state) this.showTurnInTitle(this.state, sideOf(this.state));
+    };
     document.addEventListener('visibilitychange', this.onVisible);
+  }
+
+  /**
+   * While its tab is hidden, the page's title says it is your move (a
+   * slow game's opponent moved); back to the game's title once looked at.
+   * @param {GameState} st @param {string | null} mine
+   */
+  showTurnInTitle(st, mine) {
+    if (this.home) return;
+    const myMove = st.status === 'active' && (mine === 'w' || mine === 'b') && st.turn === mine;
+    const title = myMove && document.hidden ? `\u25CF ${t('lobby.yourTurn')} \u2014 ${t('common.title.game')}` : t('common.title.game');
+    if (document.title !== title) document.title = title;
   }
 
   destroy() {
@@ -274,6 +289,7 @@ export class GamePage {
     if (!viewing && this.pending && this.pending.move) last = this.pending.move;
     const movable = this.canMoveNow();
     const mine = sideOf(st);
+    this.showTurnInTitle(st, mine);
     // Premoves: a seated player (one side) while the other side is to move.
     const premovable = settings().premoves && !this.home && !viewing && st.status === 'active' && !!mine && !movable
       && (st.turn !== mine || !!this.pending);
