@@ -56,6 +56,8 @@ pub struct Hub {
     pub(crate) running: crate::engine::analysis::Running,
     /// This server's name among those sharing a database (engine claims).
     pub(crate) node: String,
+    /// The chat's rates per author and game (issue 20).
+    pub(crate) chat: crate::games::chat::ChatLimits,
 }
 
 /// Parameters of a new game (`POST /api/games`), already checked.
@@ -152,6 +154,7 @@ impl Hub {
             metrics: Arc::new(Metrics::default()),
             running: Default::default(),
             node: random_id(12),
+            chat: Default::default(),
         })
     }
 

@@ -5,9 +5,11 @@
 pub mod account;
 pub mod api;
 pub mod assets;
+pub mod chat;
 pub mod conn;
 pub mod error;
 pub mod guard;
 pub mod limits;
 pub(crate) mod logs;
+pub mod profiles;
 pub(crate) mod ws;

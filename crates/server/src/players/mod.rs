@@ -4,4 +4,5 @@
 
 pub mod accounts;
 pub mod password;
+pub mod profiles;
 pub mod ratings;

@@ -5,11 +5,16 @@
 //! server starts.
 
 mod accounts;
+mod chat;
 pub mod migrate;
 mod postgres;
+mod profiles;
+mod rows;
 mod sqlite;
 
 pub use accounts::{AccountRow, NewAccount};
+pub use chat::ChatRow;
+pub use profiles::{GameLine, RankedRow, RatingRow};
 
 use crate::games::clock::Clock;
 use crate::games::event::{Event, What};
