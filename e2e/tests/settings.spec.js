@@ -25,7 +25,7 @@ test('board colours, piece set, speed and the two switches are chosen, shown at 
   await expect(dark).toHaveCSS('fill', 'rgb(111, 143, 85)');
   await expect(page.locator('#lg-wK text')).toHaveText('K');
   expect(JSON.parse(await page.evaluate(() => localStorage.getItem('legion:settings')))).toEqual({
-    board: 'green', pieces: 'letters', animation: 'off', premoves: false, confirmMoves: true,
+    board: 'green', pieces: 'letters', animation: 'off', premoves: false, confirmMoves: true, chat: true,
   });
   await dialog.getByRole('button', { name: 'Done' }).click();
   await expect(dialog).toBeHidden();

@@ -12,6 +12,10 @@ import { t, lang, LANGUAGES, loadLanguage, setLanguage, translateStatic } from '
 import { h } from './ui.js';
 import { pathIcon } from './svg.js';
 import { applySettings, openSettingsDialog } from './settings.js';
+import { mountAccountMenu, mountSignIn, mountAccount } from './account.js';
+import { mountProfile } from './profile.js';
+import { mountLeaderboard } from './leaderboard.js';
+import { mountTv } from './tv.js';
 
 /** @type {(() => void) | null} the page shown, to close before the next */
 let unmount = null;
@@ -25,7 +29,28 @@ export function route() {
   const path = location.pathname.replace(/\/+$/, '') || '/';
   let page = 'play';
   const game = path.match(/^\/g\/([A-Za-z0-9_-]+)$/);
-  if (path === '/analysis') {
+  const player = path.match(/^\/@\/([^/]+)$/);
+  if (player) {
+    page = 'players';
+    let name = player[1];
+    try { name = decodeURIComponent(name); } catch { /* shown as written */ }
+    unmount = mountProfile(root, name);
+    document.title = t('profile.pageTitle', { name });
+  } else if (path === '/players') {
+    page = 'players';
+    unmount = mountLeaderboard(root);
+    document.title = t('common.title.players');
+  } else if (path === '/tv') {
+    page = 'tv';
+    unmount = mountTv(root, navigate);
+    document.title = t('common.title.tv');
+  } else if (path === '/signin') {
+    unmount = mountSignIn(root);
+    document.title = t('common.title.signIn');
+  } else if (path === '/account') {
+    unmount = mountAccount(root);
+    document.title = t('common.title.account');
+  } else if (path === '/analysis') {
     page = 'analysis';
     unmount = mountAnalysis(root);
     document.title = t('common.title.analysis');
@@ -100,5 +125,6 @@ translateStatic(document);
 document.querySelector('meta[name="description"]')?.setAttribute('content', t('common.description'));
 languageSwitch();
 settingsButton();
+mountAccountMenu();
 applySettings();
 route();

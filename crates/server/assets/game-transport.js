@@ -13,6 +13,7 @@ import { readState } from './game-state.js';
  *   onState: (st: GameState) => void,
  *   onError: (text: string) => void,
  *   onOnline: (online: boolean) => void,
+ *   onChat?: (msg: any) => void,
  * }} TransportHooks
  */
 
@@ -69,6 +70,7 @@ export class Transport {
       if (msg.type === 'state' && msg.state) this.hooks.onState(readState(msg.state));
       else if (msg.type === 'update' && msg.state) this.update(msg);
       else if (msg.type === 'error' && msg.error) this.hooks.onError(msg.error);
+      else if (msg.type === 'chat' && this.hooks.onChat) this.hooks.onChat(msg);
     };
     ws.onclose = () => {
       clearInterval(this.pingTimer);

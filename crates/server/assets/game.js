@@ -24,6 +24,7 @@ import { renderPlayers, renderStatus, renderButtons } from './game-status.js';
 import { buildLayout } from './game-layout.js';
 import { GameActions, messageOf } from './game-actions.js';
 import { settings } from './settings.js';
+import { ChatPanel } from './chat.js';
 
 /**
  * @typedef {import('./game-state.js').GameState} GameState
@@ -81,6 +82,9 @@ export class GamePage {
       copyLfen: () => this.actions.copyLfen(),
     });
     this.clocks = new Clocks([this.el.top, this.el.bottom], this.el.abortNote);
+    /** @type {ChatPanel | null} the game's chat (issue 20), once there is a game */
+    this.chat = id ? new ChatPanel(id, () => this.token) : null;
+    if (this.chat) this.el.actionsPanel.after(this.chat.el);
 
     // `?invite=` carries a one-time invite code. A browser that already
     // holds a seat of this game keeps it (the creator opening their own
@@ -123,6 +127,7 @@ export class GamePage {
     this.clocks.stop();
     this.el.sound.destroy();
     this.transport?.close();
+    this.chat?.destroy();
   }
 
   // ---- loading -------------------------------------------------------------
@@ -181,7 +186,8 @@ export class GamePage {
       current: () => (this.home ? null : this.state),
       onState: (st) => this.accept(st),
       onError: (text) => this.showError(text),
-      onOnline: (online) => { this.offline = !online; this.renderStatus(); },
+      onOnline: (online) => { this.offline = !online; this.renderStatus(); if (online) this.chat?.reload(); },
+      onChat: (msg) => this.chat?.onPush(msg),
     });
     this.transport.connect();
   }
@@ -226,6 +232,7 @@ export class GamePage {
       if (age > 0 && age < 60000) return;
     }
     this.state = st;
+    this.chat?.setState(st);
     this.clocks.set(st, this.home);
     if (this.pending && st.ply !== this.pending.ply) this.pending = null;
     const same = prev && !this.home && prev.id === st.id;

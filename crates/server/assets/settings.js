@@ -2,7 +2,7 @@
 // The player's settings, kept in this browser ('legion:settings', JSON):
 // the board's colours, the piece set, how fast moves are animated,
 // premoves on or off, and whether a move made on the board waits for a
-// second click. The dialog behind the header's Settings button changes
+// second click, and whether the games' chat is shown. The dialog behind the header's Settings button changes
 // them; a change shows at once on every board of the page.
 
 import { h } from './ui.js';
@@ -13,7 +13,7 @@ import { setPieceSet } from './pieces.js';
  * @typedef {'wood' | 'green' | 'blue'} BoardTheme
  * @typedef {'figurines' | 'letters'} PieceSet
  * @typedef {'off' | 'fast' | 'normal' | 'slow'} AnimationSpeed
- * @typedef {{board: BoardTheme, pieces: PieceSet, animation: AnimationSpeed, premoves: boolean, confirmMoves: boolean}} Settings
+ * @typedef {{board: BoardTheme, pieces: PieceSet, animation: AnimationSpeed, premoves: boolean, confirmMoves: boolean, chat: boolean}} Settings
  */
 
 const KEY = 'legion:settings';
@@ -24,7 +24,7 @@ export const SPEEDS = /** @type {const} */ (['off', 'fast', 'normal', 'slow']);
 const SCALE = { off: 0, fast: 0.5, normal: 1, slow: 1.8 };
 
 /** @type {Settings} */
-const DEFAULTS = { board: 'wood', pieces: 'figurines', animation: 'normal', premoves: true, confirmMoves: false };
+const DEFAULTS = { board: 'wood', pieces: 'figurines', animation: 'normal', premoves: true, confirmMoves: false, chat: true };
 
 /**
  * @template {string} T
@@ -52,6 +52,7 @@ function load() {
     animation: isOneOf(SPEEDS, kept.animation) ? kept.animation : DEFAULTS.animation,
     premoves: typeof kept.premoves === 'boolean' ? kept.premoves : DEFAULTS.premoves,
     confirmMoves: typeof kept.confirmMoves === 'boolean' ? kept.confirmMoves : DEFAULTS.confirmMoves,
+    chat: typeof kept.chat === 'boolean' ? kept.chat : DEFAULTS.chat,
   };
 }
 
@@ -95,14 +96,14 @@ export function openSettingsDialog() {
    */
   const choices = (name, values, prefix) => h('fieldset', h('legend', t(`settings.${name}`)),
     values.map((v) => h('label.choice', h('input', { type: 'radio', name, value: v, checked: current[name] === v }), h('span', t(`${prefix}.${v}`)))));
-  /** @param {'premoves' | 'confirmMoves'} name */
+  /** @param {'premoves' | 'confirmMoves' | 'chat'} name */
   const toggle = (name) => h('label.choice', h('input', { type: 'checkbox', name, checked: current[name] }), h('span', t(`settings.${name}`)));
   const form = h('form', { method: 'dialog' },
     h('h2', t('settings.title')),
     choices('board', BOARD_THEMES, 'settings.boardTheme'),
     choices('pieces', PIECE_SETS, 'settings.pieceSet'),
     choices('animation', SPEEDS, 'settings.speed'),
-    h('fieldset', h('legend', t('settings.play')), toggle('premoves'), toggle('confirmMoves')),
+    h('fieldset', h('legend', t('settings.play')), toggle('premoves'), toggle('confirmMoves'), toggle('chat')),
     h('div.row.buttons', h('button.primary', { type: 'submit' }, t('settings.done'))));
   const dialog = h('dialog.settings.new-game', { 'aria-label': t('settings.title'), 'data-settings': '' }, form);
   form.addEventListener('change', () => {
@@ -120,6 +121,7 @@ export function openSettingsDialog() {
       animation: isOneOf(SPEEDS, animation) ? animation : current.animation,
       premoves: checked('premoves'),
       confirmMoves: checked('confirmMoves'),
+      chat: checked('chat'),
     });
   });
   dialog.addEventListener('close', () => dialog.remove());

@@ -28,7 +28,15 @@ fn ms(d: Duration) -> f64 {
 /// A request from the loopback address `from` (a client of its own).
 async fn from(s: &TestServer, ip: Ipv4Addr, method: &str, path: &str, body: Value) -> Reply {
     let headers = format!("Host: {}\r\nContent-Type: application/json\r\n", s.addr);
-    exchange(s.addr, Some(ip), method, path, &headers, body.to_string().as_bytes()).await
+    exchange(
+        s.addr,
+        Some(ip),
+        method,
+        path,
+        &headers,
+        body.to_string().as_bytes(),
+    )
+    .await
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -106,13 +114,27 @@ async fn a_thousand_seeks_and_a_thousand_watchers() {
     // Pairing: a timed seek accepted, until its owner's socket hears it.
     let mut paired = Vec::new();
     for i in 0..20u8 {
-        let r = post(s.addr, "/api/lobby/seeks", None, json!({"clock": {"initial_s": 300, "increment_s": 3}})).await;
+        let r = post(
+            s.addr,
+            "/api/lobby/seeks",
+            None,
+            json!({"clock": {"initial_s": 300, "increment_s": 3}}),
+        )
+        .await;
         let v = r.json();
-        let mut owner = lobby_socket(s.addr, None, json!([{"id": v["id"], "token": v["token"]}])).await;
+        let mut owner =
+            lobby_socket(s.addr, None, json!([{"id": v["id"], "token": v["token"]}])).await;
         lobby_next(&mut owner, "seeks", 10).await;
         let id = v["id"].as_str().unwrap();
         let t = Instant::now();
-        let a = from(&s, Ipv4Addr::new(127, 0, 9, i + 1), "POST", &format!("/api/lobby/seeks/{id}/accept"), json!({})).await;
+        let a = from(
+            &s,
+            Ipv4Addr::new(127, 0, 9, i + 1),
+            "POST",
+            &format!("/api/lobby/seeks/{id}/accept"),
+            json!({}),
+        )
+        .await;
         assert_eq!(a.status, 201, "{}", a.body);
         let accepted = t.elapsed();
         lobby_next(&mut owner, "paired", 10).await;
@@ -136,8 +158,12 @@ async fn a_thousand_seeks_and_a_thousand_watchers() {
         let t = Instant::now();
         let mut socks = Vec::new();
         for _ in 0..2 {
-            let v = post(s.addr, "/api/lobby/pools/5+3", None, json!({})).await.json();
-            socks.push(lobby_socket(s.addr, None, json!([{"id": v["id"], "token": v["token"]}])).await);
+            let v = post(s.addr, "/api/lobby/pools/5+3", None, json!({}))
+                .await
+                .json();
+            socks.push(
+                lobby_socket(s.addr, None, json!([{"id": v["id"], "token": v["token"]}])).await,
+            );
         }
         for ws in &mut socks {
             lobby_next(ws, "paired", 10).await;
@@ -169,14 +195,28 @@ async fn what_a_sign_in_costs() {
     let s = start(temp_db("signin")).await;
     const N: u8 = 20;
     for i in 0..N {
-        let r = from(&s, Ipv4Addr::new(127, 0, 7, i + 1), "POST", "/api/account/register", json!({"username": format!("u{i}"), "password": "correct horse"})).await;
+        let r = from(
+            &s,
+            Ipv4Addr::new(127, 0, 7, i + 1),
+            "POST",
+            "/api/account/register",
+            json!({"username": format!("u{i}"), "password": "correct horse"}),
+        )
+        .await;
         assert_eq!(r.status, 201, "{}", r.body);
     }
     let t = Instant::now();
     let replies = futures_util::future::join_all((0..N).map(|i| {
         let s = &s;
         async move {
-            from(s, Ipv4Addr::new(127, 0, 8, i + 1), "POST", "/api/account/login", json!({"username": format!("u{i}"), "password": "correct horse"})).await
+            from(
+                s,
+                Ipv4Addr::new(127, 0, 8, i + 1),
+                "POST",
+                "/api/account/login",
+                json!({"username": format!("u{i}"), "password": "correct horse"}),
+            )
+            .await
         }
     }))
     .await;

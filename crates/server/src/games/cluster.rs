@@ -158,6 +158,9 @@ impl Hub {
                 return;
             }
         };
+        if self.heard_chat(&event) {
+            return;
+        }
         let Some(handle) = self.games.peek(&event.game) else {
             return;
         };

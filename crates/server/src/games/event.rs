@@ -37,6 +37,13 @@ pub enum What {
     /// The copy was read again whole and its moves changed: a follower
     /// needs the whole state.
     Resync,
+    /// A chat message (issue 20), said on server `node`; the game's
+    /// version is not changed (an announcement's `version` is 0).
+    Chat {
+        node: String,
+        room: crate::games::chat::Room,
+        message: crate::games::chat::ChatMessage,
+    },
 }
 
 impl Event {

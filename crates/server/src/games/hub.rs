@@ -58,6 +58,8 @@ pub struct Hub {
     pub(crate) running: crate::engine::analysis::Running,
     /// This server's name among those sharing a database (engine claims).
     pub(crate) node: String,
+    /// The chat's rates per author and game (issue 20).
+    pub(crate) chat: crate::games::chat::ChatLimits,
     /// Each move after which an account is to move (issue 20: "your
     /// turn" notices, sent on by the lobby).
     pub(crate) turns: tokio::sync::broadcast::Sender<YourTurn>,
@@ -187,6 +189,7 @@ impl Hub {
             running: Default::default(),
             node: random_id(12),
             turns: tokio::sync::broadcast::channel(256).0,
+            chat: Default::default(),
         })
     }
 

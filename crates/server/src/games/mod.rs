@@ -6,6 +6,7 @@
 //! several servers keep their copies in step (`cluster`).
 
 pub mod cache;
+pub mod chat;
 pub mod clock;
 pub(crate) mod cluster;
 pub mod event;

@@ -70,8 +70,8 @@ pub async fn load(store: &Store, row: &GameRow) -> Result<Option<Players>, Store
                 .ratings_of(user)
                 .await?
                 .into_iter()
-                .find(|(k, _)| k == class.name())
-                .map(|(_, r)| (r.rating, r.rd)),
+                .find(|r| r.class == class.name())
+                .map(|r| (r.rating, r.rd)),
             None => None,
         };
         let start = Rating::default();

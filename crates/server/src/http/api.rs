@@ -32,7 +32,7 @@ use crate::games::view;
 use crate::http::error::{ApiError, ApiResult};
 use crate::http::guard::{Edge, Site};
 use crate::http::limits::{Client, Limits, Rate, Sockets};
-use crate::http::{account, assets, lobby, ws};
+use crate::http::{account, assets, chat, lobby, profiles, ws};
 use crate::i18n::reading;
 use crate::i18n::{self, Lang};
 
@@ -153,6 +153,11 @@ pub fn router(app: App, site: Site) -> Router {
         .route("/g/{id}", get(page))
         .route("/analysis", get(page))
         .route("/rules", get(page))
+        .route("/@/{name}", get(page))
+        .route("/players", get(page))
+        .route("/tv", get(page))
+        .route("/account", get(page))
+        .route("/signin", get(page))
         .route("/static/{file}", get(static_file))
         .route("/healthz", get(healthz))
         .route("/metrics", get(metrics))
@@ -163,7 +168,11 @@ pub fn router(app: App, site: Site) -> Router {
         .route("/api/account/logout", post(account::logout))
         .route("/api/account/password", post(account::password))
         .route("/api/account/delete", post(account::delete))
-        .route("/api/users/{name}", get(account::user))
+        .route("/api/users/{name}", get(profiles::user))
+        .route("/api/users/{name}/archive", get(profiles::archive))
+        .route("/api/users/{name}/games", get(profiles::export))
+        .route("/api/leaderboard", get(profiles::leaderboard))
+        .route("/api/tv", get(profiles::tv))
         .route("/api/account/playing", get(lobby::playing))
         .route(
             "/api/lobby/seeks",
@@ -199,6 +208,7 @@ pub fn router(app: App, site: Site) -> Router {
         .route("/api/games/{id}/draw", post(draw))
         .route("/api/games/{id}/explain", post(game_explain))
         .route("/api/games/{id}/record", get(record))
+        .route("/api/games/{id}/chat", get(chat::read).post(chat::say))
         .route("/api/games/{id}/ws", get(ws::handler))
         .route("/api/position", post(position))
         .route("/api/explain", post(explain))

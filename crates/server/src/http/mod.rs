@@ -5,10 +5,12 @@
 pub mod account;
 pub mod api;
 pub mod assets;
+pub mod chat;
 pub mod conn;
 pub mod error;
 pub mod guard;
 pub mod limits;
 pub mod lobby;
 pub(crate) mod logs;
+pub mod profiles;
 pub(crate) mod ws;

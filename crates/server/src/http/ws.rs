@@ -15,9 +15,9 @@ use tokio::sync::broadcast::error::RecvError;
 use tokio::time::Instant;
 
 use crate::games::cache::Handle;
-use crate::games::event::Notice;
+use crate::games::event::{Notice, What};
 use crate::games::ids::{GameId, SeatToken};
-use crate::games::seats::{Who, seat_of};
+use crate::games::seats::{Seat, Who, seat_of};
 use crate::http::api::{App, GamePath, MAX_MOVE};
 use crate::http::error::ApiError;
 use crate::http::limits::{Client, SocketPlace};
@@ -152,6 +152,7 @@ pub async fn handler(
                 lang,
                 handle,
                 who,
+                seat: None,
                 _place: place,
             };
             s.run(socket).await;
@@ -167,6 +168,9 @@ struct Session {
     lang: Lang,
     handle: Handle,
     who: Who,
+    /// The seat the socket's reader holds, as of its last hello: which
+    /// chat room it reads (issue 20).
+    seat: Option<Seat>,
     _place: SocketPlace,
 }
 
@@ -195,9 +199,10 @@ impl Session {
     /// The whole state, and the changes after it: both taken under the
     /// game's lock, so that no change made before the state (queued while
     /// the client was saying hello, say) is sent after it.
-    async fn full_state(&self) -> (String, Updates) {
+    async fn full_state(&mut self) -> (String, Updates) {
         let mut g = self.handle.lock().await;
         let seat = seat_of(&g.row, &self.who);
+        self.seat = seat;
         let state = self.app.hub.full(&mut g, seat);
         let updates = g.tx.subscribe();
         (ServerMessage::State { state: &state }.text(), updates)
@@ -229,6 +234,14 @@ impl Session {
         loop {
             let next = tokio::select! {
                 update = updates.recv() => match update {
+                    // A chat message, for the readers of its room only.
+                    Ok(Notice { what: What::Chat { room, .. }, update: Some(text) }) => {
+                        if room.readable_by(self.seat) {
+                            Next::Reply(text.to_string())
+                        } else {
+                            continue;
+                        }
+                    }
                     Ok(Notice { update: Some(text), .. }) => Next::Reply(text.to_string()),
                     // The game was read again as a whole (another server changed it).
                     Ok(Notice { update: None, .. }) => Next::State,

@@ -141,8 +141,8 @@ impl Lobby {
             .ratings_of(user)
             .await?
             .into_iter()
-            .find(|(k, _)| k == class.name())
-            .map_or_else(Rating::default, |(_, r)| Rating {
+            .find(|r| r.class == class.name())
+            .map_or_else(Rating::default, |r| Rating {
                 rating: r.rating,
                 rd: r.rd,
                 volatility: r.volatility,

@@ -160,28 +160,12 @@ impl Profile {
     /// played at the start, a deviation grown by the days since its last
     /// rated game.
     async fn of(store: &Store, a: &AccountRow) -> Result<Profile, StoreError> {
-        let kept = store.ratings_of(a.id).await?;
-        let now = now_ms();
         Ok(Profile {
             username: a.username.clone(),
-            ratings: SpeedClass::ALL
-                .into_iter()
-                .map(|c| {
-                    let view = match kept.iter().find(|(k, _)| k == c.name()) {
-                        Some((_, r)) => RatingView::of(
-                            Rating {
-                                rating: r.rating,
-                                rd: r.rd,
-                                volatility: r.volatility,
-                            }
-                            .aged((now - r.last_ms).max(0) as f64 / 86_400_000.0),
-                            u32::try_from(r.games).unwrap_or(u32::MAX),
-                        ),
-                        None => RatingView::of(Rating::default(), 0),
-                    };
-                    (c, view)
-                })
-                .collect(),
+            ratings: crate::players::profiles::ratings_view(
+                &store.ratings_of(a.id).await?,
+                now_ms(),
+            ),
         })
     }
 }

@@ -4,5 +4,6 @@
 
 pub mod accounts;
 pub mod password;
+pub mod profiles;
 pub mod rated;
 pub mod ratings;

@@ -5,14 +5,19 @@
 //! server starts.
 
 mod accounts;
+mod chat;
 mod lobby;
 pub mod migrate;
 mod postgres;
+mod profiles;
 mod ratings;
+mod rows;
 mod sqlite;
 
 pub use accounts::{AccountRow, NewAccount};
+pub use chat::ChatRow;
 pub use lobby::{ChallengeRow, SeekRow};
+pub use profiles::{GameLine, RankedRow, RatingRow};
 pub use ratings::{PlayerRating, RatedGame};
 
 use crate::games::clock::Clock;

@@ -128,33 +128,6 @@ fn sqlite_settle(s: &SqliteStore, (g, compute): (RatedGame, Compute)) -> Result<
     })
 }
 
-fn sqlite_ratings_of(
-    s: &SqliteStore,
-    account: UserId,
-) -> Result<Vec<(String, PlayerRating)>, StoreError> {
-    s.read(|c| {
-        let mut stmt = c.prepare(
-            "SELECT class, rating, rd, volatility, games, last_ms FROM ratings
-             WHERE account_id = ?1",
-        )?;
-        let rows = stmt
-            .query_map(params![account.0], |r| {
-                Ok((
-                    r.get(0)?,
-                    PlayerRating {
-                        rating: r.get(1)?,
-                        rd: r.get(2)?,
-                        volatility: r.get(3)?,
-                        games: r.get(4)?,
-                        last_ms: r.get(5)?,
-                    },
-                ))
-            })?
-            .collect::<rusqlite::Result<Vec<_>>>()?;
-        Ok(rows)
-    })
-}
-
 fn sqlite_changes(s: &SqliteStore, game: GameId) -> Result<Vec<RatingChange>, StoreError> {
     s.read(|c| {
         let mut stmt = c.prepare(
@@ -259,30 +232,6 @@ impl Store {
                 }
                 tx.commit().await?;
                 Ok(true)
-            }
-        }
-    }
-
-    /// Every class an account has a rating in.
-    pub async fn ratings_of(
-        &self,
-        account: UserId,
-    ) -> Result<Vec<(String, PlayerRating)>, StoreError> {
-        match self {
-            Store::Sqlite(s) => s.blocking(account, sqlite_ratings_of).await,
-            Store::Postgres(p) => {
-                let rows = sqlx::query(
-                    "SELECT class, rating, rd, volatility, games, last_ms FROM ratings
-                     WHERE account_id = $1",
-                )
-                .bind(account.0)
-                .fetch_all(p.pool())
-                .await?;
-                let mut out = Vec::with_capacity(rows.len());
-                for r in &rows {
-                    out.push((r.try_get("class")?, pg_rating(r)?));
-                }
-                Ok(out)
             }
         }
     }
