@@ -58,6 +58,8 @@ pub struct Hub {
     pub(crate) node: String,
     /// The chat's rates per author and game (issue 20).
     pub(crate) chat: crate::games::chat::ChatLimits,
+    /// The last answer of TV (issue 20), kept a moment.
+    pub(crate) tv: crate::players::profiles::TvCache,
 }
 
 /// Parameters of a new game (`POST /api/games`), already checked.
@@ -155,6 +157,7 @@ impl Hub {
             running: Default::default(),
             node: random_id(12),
             chat: Default::default(),
+            tv: Default::default(),
         })
     }
 
