@@ -12,6 +12,11 @@ async function register(page, name) {
   expect(res.status(), await res.text()).toBe(201);
 }
 
+/** The name of the account a page is signed in with. */
+async function bobName(page) {
+  return (await (await page.request.get('/api/account')).json()).username;
+}
+
 const unique = (prefix) => `${prefix}${Date.now().toString(36).slice(-6)}${Math.floor(Math.random() * 1000)}`;
 
 test('two players meet through a rated seek, play it out and see their ratings change', async ({ browser, baseURL }) => {
@@ -64,6 +69,20 @@ test('two players meet through a rated seek, play it out and see their ratings c
     await expect(p.locator('.player[data-side="b"] [data-rating-diff]')).toHaveText('+162');
     await expect(p.locator('.player[data-side="w"] [data-rating-diff]')).toHaveText('\u2212162');
   }
+
+  // They chat after the game.
+  await black.locator('[data-chat-input]').fill('good game');
+  await black.locator('[data-chat-input]').press('Enter');
+  await expect(white.locator('[data-chat-message] [data-chat-text]')).toHaveText('good game');
+
+  // Each profile shows the new blitz rating: 1662 for the winner, 1338
+  // for the loser, still provisional (RD 290).
+  const winner = bobIsWhite ? annaName : await bobName(bob);
+  const loser = bobIsWhite ? await bobName(bob) : annaName;
+  await black.goto(`/@/${winner}`);
+  await expect(black.locator('[data-class="blitz"] [data-rating]')).toHaveText('1662?');
+  await black.goto(`/@/${loser}`);
+  await expect(black.locator('[data-class="blitz"] [data-rating]')).toHaveText('1338?');
   await closePages(anna, bob);
 });
 

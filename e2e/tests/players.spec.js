@@ -130,6 +130,8 @@ test('the pages in Russian on a phone: sign-in, leaderboards, TV, a profile', as
   await expect(page.locator('h1')).toHaveText('Рейтинг-листы');
   await expect(page.locator('.board-list')).toHaveCount(5);
   await expect(page.locator('[data-sign-in]')).toHaveText('Войти');
+  // TV's answer is kept 2 s: let it see the game just made.
+  await page.waitForTimeout(2100);
   await page.goto('/tv');
   await expect(page.locator('h1')).toHaveText('Легион ТВ');
   await expect(page.locator('[data-tv-featured] [data-board]')).toBeVisible();

@@ -163,7 +163,7 @@ function mountArchive(box, name) {
         h('td', side(g, 'w')),
         h('td', side(g, 'b')),
         h('td.result', resultFor(g, name)),
-        h('td', [g.class ? t(`class.${g.class}`) : t('class.none'), g.rated ? ` · ${t('profile.rated.true')}` : '']),
+        h('td', [g.class ? t(`class.${g.class}`) : t('class.none'), ' · ', g.rated ? t('profile.rated.true') : t('profile.rated.false')]),
         h('td', String(Math.ceil(g.plies / 2)))))))
       : h('p.small', { 'data-archive-empty': '' }, t('profile.noGames')));
     pager.replaceChildren(

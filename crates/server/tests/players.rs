@@ -322,6 +322,60 @@ async fn players_and_spectators_each_have_their_room() {
     assert_eq!(r.status, 201, "{}", r.body);
 }
 
+/// A socket whose upgrade carries a session cookie, that has said hello
+/// without a token: its account is who it is.
+async fn connect_signed_in(s: &TestServer, id: &str, cookie: &str) -> Socket {
+    use tokio_tungstenite::tungstenite::client::IntoClientRequest;
+    let mut req = format!("ws://{}/api/games/{id}/ws", s.addr)
+        .into_client_request()
+        .unwrap();
+    req.headers_mut().insert(
+        "Cookie",
+        format!("legion_session={cookie}").parse().unwrap(),
+    );
+    let (mut ws, _) = tokio_tungstenite::connect_async(req).await.unwrap();
+    send(&mut ws, json!({"type": "hello", "token": null})).await;
+    ws
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_socket_knows_its_reader_by_the_session_cookie() {
+    let s = start(temp_db("chat-cookie")).await;
+    let alice = register(&s, "alice").await;
+    let bob = register(&s, "bob").await;
+    let carol = register(&s, "carol").await;
+    let (id, _, _) = friend_game(&s, Some(&alice), Some(&bob), json!({})).await;
+    // Alice's socket holds White by her session; Carol's is a spectator's.
+    let mut alice_ws = connect_signed_in(&s, &id, &alice).await;
+    let mut carol_ws = connect_signed_in(&s, &id, &carol).await;
+    let st = state_where(&mut alice_ws, 5, |_| true).await;
+    assert_eq!(st["you"], "w");
+    let st = state_where(&mut carol_ws, 5, |_| true).await;
+    assert_eq!(st["you"], Value::Null);
+    let r = say(&s, &id, Some(&carol), None, "spectators", "first").await;
+    assert_eq!(r.status, 201, "{}", r.body);
+    let r = say(&s, &id, Some(&bob), None, "players", "second").await;
+    assert_eq!(r.status, 201, "{}", r.body);
+    // Each hears only its room's message: Alice the second, Carol the first.
+    let m = next_chat(&mut alice_ws).await;
+    assert_eq!(
+        (&m["room"], &m["message"]["text"]),
+        (&json!("players"), &json!("second"))
+    );
+    let m = next_chat(&mut carol_ws).await;
+    assert_eq!(
+        (&m["room"], &m["message"]["text"]),
+        (&json!("spectators"), &json!("first"))
+    );
+    let r = say(&s, &id, Some(&alice), None, "players", "third").await;
+    assert_eq!(r.status, 201, "{}", r.body);
+    let m = next_chat(&mut alice_ws).await;
+    assert_eq!(m["message"]["text"], "third");
+    // Carol's socket was not sent the players' messages.
+    let quiet = tokio::time::timeout(Duration::from_millis(300), next_chat(&mut carol_ws)).await;
+    assert!(quiet.is_err(), "a spectator was sent {quiet:?}");
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn anonymous_players_chat_only_in_games_made_by_invite() {
     let s = start(temp_db("anon-chat")).await;

@@ -60,6 +60,8 @@ pub struct Hub {
     pub(crate) node: String,
     /// The chat's rates per author and game (issue 20).
     pub(crate) chat: crate::games::chat::ChatLimits,
+    /// The last answer of TV (issue 20), kept a moment.
+    pub(crate) tv: crate::players::profiles::TvCache,
     /// Each move after which an account is to move (issue 20: "your
     /// turn" notices, sent on by the lobby).
     pub(crate) turns: tokio::sync::broadcast::Sender<YourTurn>,
@@ -190,6 +192,7 @@ impl Hub {
             node: random_id(12),
             turns: tokio::sync::broadcast::channel(256).0,
             chat: Default::default(),
+            tv: Default::default(),
         })
     }
 

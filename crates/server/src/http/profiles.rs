@@ -147,6 +147,6 @@ pub async fn leaderboard(State(app): State<App>) -> ApiResult<Response> {
 }
 
 pub async fn tv(State(app): State<App>) -> ApiResult<Response> {
-    let tv = profiles::tv(&app.hub.store).await?;
+    let tv = app.hub.tv.get(&app.hub.store).await?;
     Ok(fresh(axum::Json(tv).into_response()))
 }

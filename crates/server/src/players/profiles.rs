@@ -396,6 +396,31 @@ pub async fn leaderboard(store: &Store) -> Result<BTreeMap<SpeedClass, Vec<Ranke
     Ok(leaderboards(rows, now))
 }
 
+/// How long a TV answer is kept: every TV page asks every 20 seconds,
+/// and the query looks through the games not ended.
+const TV_KEPT: std::time::Duration = std::time::Duration::from_secs(2);
+
+/// The last TV answer, and when it was made.
+#[derive(Default)]
+pub struct TvCache(std::sync::Mutex<Option<(std::time::Instant, Tv)>>);
+
+impl TvCache {
+    /// TV as of at most `TV_KEPT` ago.
+    pub async fn get(&self, store: &Store) -> Result<Tv, StoreError> {
+        if let Ok(kept) = self.0.lock()
+            && let Some((at, tv)) = kept.as_ref()
+            && at.elapsed() < TV_KEPT
+        {
+            return Ok(tv.clone());
+        }
+        let fresh = tv(store).await?;
+        if let Ok(mut kept) = self.0.lock() {
+            *kept = Some((std::time::Instant::now(), fresh.clone()));
+        }
+        Ok(fresh)
+    }
+}
+
 /// The games being played now, the highest sum of the two players'
 /// ratings in the game's class first (a seat without an account, or a
 /// class not yet played, counts as 1500).
