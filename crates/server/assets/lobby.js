@@ -106,7 +106,7 @@ export function mountLobby(root, { navigate }) {
 
   const form = seekForm();
   const section = h('section.lobby', { 'aria-labelledby': 'lobby-title', 'data-lobby': '' },
-    h('h2#lobby-title', t('lobby.title')),
+    h('h2', { id: 'lobby-title' }, t('lobby.title')),
     h('p.muted', t('lobby.intro')),
     error, waitBox,
     h('section.lobby-part', h('h3', t('lobby.quick')), pools),
@@ -322,7 +322,7 @@ export function mountLobby(root, { navigate }) {
     rated.addEventListener('change', sync);
     const dialog = h('dialog.seek-dialog', { 'aria-labelledby': 'seek-title', 'data-seek-dialog': '' },
       h('form', { method: 'dialog', onsubmit: (/** @type {Event} */ e) => { e.preventDefault(); submit(); } },
-        h('h2#seek-title', t('lobby.newSeek')),
+        h('h2', { id: 'seek-title' }, t('lobby.newSeek')),
         h('label', t('lobby.form.kind'), kind), clockRow, daysRow,
         h('label.check', rated, t('lobby.rated')),
         h('label', t('lobby.form.color'), color),

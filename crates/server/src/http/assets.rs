@@ -41,7 +41,8 @@ pub fn not_found_page(lang: Lang) -> String {
 <meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\
 <title>{title} — Legion</title><link rel=\"stylesheet\" href=\"/static/style.css\"></head>\
 <body><header class=\"top\"><a class=\"brand\" href=\"/\" aria-label=\"{brand_home}\">{brand}<span>{brand_name}</span></a>\
-<nav aria-label=\"{nav}\"><a href=\"/\">{play}</a><a href=\"/analysis\">{analysis}</a><a href=\"/rules\">{rules}</a></nav></header>\
+<nav aria-label=\"{nav}\"><a href=\"/\">{play}</a><a href=\"/analysis\">{analysis}</a><a href=\"/rules\">{rules}</a>\
+<a href=\"/players\">{players}</a><a href=\"/tv\">{tv}</a></nav></header>\
 <main class=\"not-found\"><h1>{title}</h1><p>{text}</p><p><a href=\"/\">{home}</a></p></main></body></html>",
         code = lang.code(),
         title = t("server.page_not_found"),
@@ -53,6 +54,8 @@ pub fn not_found_page(lang: Lang) -> String {
         play = t("common.nav.play"),
         analysis = t("common.nav.analysis"),
         rules = t("common.nav.rules"),
+        players = t("common.nav.players"),
+        tv = t("common.nav.tv"),
     )
 }
 
