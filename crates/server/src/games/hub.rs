@@ -636,9 +636,12 @@ impl Hub {
 
     /// Decides flag falls and missed first moves of games nobody looks at:
     /// the store names the games whose deadline has come. With several
-    /// servers each sweeps; the game's version lets one decide.
-    pub async fn sweep(self: &Arc<Self>) -> CoreResult<()> {
-        let due = self.store.due(now_ms()).await?;
+    /// servers each sweeps; the game's version lets one decide. Answers
+    /// when the next deadline comes (ms since the epoch), so that the
+    /// sweeper wakes for it rather than at its next round.
+    pub async fn sweep(self: &Arc<Self>) -> CoreResult<Option<i64>> {
+        let now = now_ms();
+        let due = self.store.due(now).await?;
         // All at once: the SQLite writer commits the games' writes in one
         // transaction (one sync), where one game after another cost a sync
         // each and 200 flags falling together took over half a second
@@ -653,7 +656,11 @@ impl Hub {
                 Err(e) => tracing::error!(game = %id, "sweep: {e}"),
             }
         }
-        Ok(())
+        // A full batch: more games are due now.
+        if due.len() >= 500 {
+            return Ok(Some(now));
+        }
+        Ok(self.store.next_deadline(now).await?)
     }
 
     async fn sweep_one(self: &Arc<Self>, id: &GameId) -> CoreResult<()> {

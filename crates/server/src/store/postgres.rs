@@ -331,6 +331,15 @@ impl PgStore {
         )
     }
 
+    pub async fn next_deadline(&self, now_ms: i64) -> Result<Option<i64>, StoreError> {
+        Ok(sqlx::query_scalar(
+            "SELECT min(deadline_ms) FROM games WHERE deadline_ms IS NOT NULL AND deadline_ms > $1",
+        )
+        .bind(now_ms)
+        .fetch_one(&self.pool)
+        .await?)
+    }
+
     pub async fn analysis(&self, id: &GameId) -> Result<Option<String>, StoreError> {
         Ok(
             sqlx::query_scalar("SELECT report FROM analyses WHERE game_id = $1")
