@@ -237,7 +237,11 @@ impl Hub {
             .await;
             match attempt {
                 Ok(seat) => return Ok((g, seat)),
-                Err(e @ (CoreError::Refused(_) | CoreError::Store(_))) if !known_current => {
+                // A database that cannot be reached is answered at once:
+                // reading the game again would wait for a connection twice.
+                Err(e @ (CoreError::Refused(_) | CoreError::Store(_)))
+                    if !known_current && !e.unavailable() =>
+                {
                     known_current = true;
                     // A refusal from a copy that was current stands.
                     if !self.refresh(&mut g, &handle).await? && !e.is_stale() {
