@@ -13,6 +13,10 @@
 //!
 //! Both need `LEGION_TEST_POSTGRES` (scripts/with-postgres.sh):
 //!   scripts/with-postgres.sh cargo test --release -p legion-cli --test cluster -- --ignored --nocapture
+//!
+//! For a before-and-after comparison on a shared machine,
+//! `LEGION_SERVE_BIN` names the `legion` to start (the same client runs
+//! both) and `LEGION_BENCH_ONLY` one configuration ("PostgreSQL 1").
 
 mod common;
 
@@ -658,7 +662,12 @@ fn benchmark() {
     rt.block_on(async {
         let dir = tempfile::tempdir().unwrap();
         let mut rows = Vec::new();
+        // `LEGION_BENCH_ONLY="PostgreSQL 1"` runs that configuration alone.
+        let only = std::env::var("LEGION_BENCH_ONLY").ok();
         for (name, count) in [("SQLite", 1), ("PostgreSQL", 1), ("PostgreSQL", 2), ("PostgreSQL", 3)] {
+            if only.as_ref().is_some_and(|o| *o != format!("{name} {count}")) {
+                continue;
+            }
             let db = if name == "SQLite" {
                 dir.path().join("bench.db").display().to_string()
             } else {

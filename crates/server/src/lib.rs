@@ -169,7 +169,8 @@ pub async fn app(config: &Config) -> Result<Built, ServerError> {
 
 impl Built {
     /// Runs the server's own rounds: flag falls and first-move times every
-    /// quarter second, and forgetting idle rate-limit buckets now and then.
+    /// quarter second and when the next deadline comes, and forgetting idle
+    /// rate-limit buckets now and then.
     /// With servers sharing PostgreSQL, also the engine moves nobody has
     /// taken, and (its own task) other servers' announcements.
     pub fn spawn_sweeper(&self) -> tokio::task::JoinHandle<()> {
@@ -190,11 +191,30 @@ impl Built {
             let _turns = Abort(Some(app.lobby.spawn_turns()));
             let shared = app.hub.store.is_shared();
             let mut round = 0u64;
+            let every = Duration::from_millis(250);
+            let mut next_round = tokio::time::Instant::now() + every;
+            let mut next_sweep = next_round;
             loop {
-                tokio::time::sleep(Duration::from_millis(250)).await;
-                if let Err(e) = app.hub.sweep().await {
-                    tracing::error!("sweep: {e}");
+                tokio::time::sleep_until(next_sweep.min(next_round)).await;
+                // A sweep every round, and also when a deadline comes
+                // between rounds: a flag falls within milliseconds of its
+                // time, not up to a round later (issue 19.17).
+                let now = tokio::time::Instant::now();
+                next_sweep = now + every;
+                match app.hub.sweep().await {
+                    Ok(Some(at)) => {
+                        // A millisecond after it, so that it is due.
+                        let wait = (at + 1 - games::ids::now_ms()).clamp(0, 250) as u64;
+                        let at = tokio::time::Instant::now() + Duration::from_millis(wait);
+                        next_sweep = next_sweep.min(at);
+                    }
+                    Ok(None) => {}
+                    Err(e) => tracing::error!("sweep: {e}"),
                 }
+                if now < next_round {
+                    continue;
+                }
+                next_round = now + every;
                 if shared {
                     app.hub.claim_engine_jobs().await;
                 }

@@ -1072,6 +1072,91 @@ async fn health_says_when_the_database_cannot_be_written() {
     assert_eq!(get(s.addr, "/healthz", None).await.status, 200);
 }
 
+/// A relay of TCP connections to `target` on 127.0.0.1:`port` (0: any
+/// free port), which the test cuts to make PostgreSQL unreachable: the
+/// task's end closes the listener (new connections are refused) and every
+/// relayed connection (its `JoinSet` aborts them).
+async fn relay(port: u16, target: std::net::SocketAddr) -> (u16, tokio::task::JoinHandle<()>) {
+    let listener = tokio::net::TcpListener::bind(("127.0.0.1", port))
+        .await
+        .unwrap();
+    let port = listener.local_addr().unwrap().port();
+    let task = tokio::spawn(async move {
+        let mut relayed = tokio::task::JoinSet::new();
+        loop {
+            let Ok((mut client, _)) = listener.accept().await else {
+                continue;
+            };
+            relayed.spawn(async move {
+                if let Ok(mut db) = tokio::net::TcpStream::connect(target).await {
+                    let _ = tokio::io::copy_bidirectional(&mut client, &mut db).await;
+                }
+            });
+        }
+    });
+    (port, task)
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn postgresql_unreachable_answers_503_quickly_and_recovers() {
+    // Issue 19.14: during an outage a request waits at most the acquire
+    // timeout (3 s) and answers 503, /healthz says why, and the server
+    // serves again when the database is back.
+    if std::env::var("LEGION_TEST_BACKEND").as_deref() != Ok("postgres") {
+        return; // SQLite's failures are `health_says_when_the_database_cannot_be_written`
+    }
+    let server = std::env::var("LEGION_TEST_POSTGRES").unwrap();
+    let server = server.trim_end_matches('/');
+    let name = format!("legion_outage_{}", std::process::id());
+    create_database(server, &name).await;
+    // postgres://user@127.0.0.1:PORT: the server reaches it through the relay.
+    let (head, db_port) = server.rsplit_once(':').unwrap();
+    let target = std::net::SocketAddr::from(([127, 0, 0, 1], db_port.parse::<u16>().unwrap()));
+    let (port, up) = relay(0, target).await;
+    let mut c = config(std::path::PathBuf::from("outage"));
+    c.postgres = Some(format!("{head}:{port}/{name}"));
+    let s = start_config(c).await;
+    let (id, token, _) = create(s.addr, json!({"mode": "local"})).await;
+    assert_eq!(play(s.addr, &id, &token, "c3d4", 0).await.status, 200);
+
+    up.abort();
+    let _ = up.await;
+    // A move waits for a connection once, then answers 503.
+    let t = Instant::now();
+    let r = play(s.addr, &id, &token, "f6e5", 1).await;
+    let move_took = t.elapsed();
+    assert_eq!(r.status, 503, "{}", r.body);
+    assert!(r.json()["error"].is_string(), "{}", r.body);
+    let t = Instant::now();
+    let r = get(s.addr, "/healthz", None).await;
+    let health_took = t.elapsed();
+    assert_eq!(r.status, 503, "{}", r.body);
+    let why = r.json()["error"].as_str().unwrap().to_string();
+    assert!(why.contains("cannot be written"), "{why}");
+    eprintln!(
+        "PostgreSQL unreachable: a move answered 503 in {move_took:?}, /healthz in {health_took:?} ({why})"
+    );
+    // The acquire timeout is 3 s; the bound leaves room for a busy
+    // machine but not for a second wait (or sqlx's default of 30 s).
+    for took in [move_took, health_took] {
+        assert!(took < Duration::from_secs(6), "{took:?}");
+    }
+
+    // Back: the same port answers again; health says so within a few
+    // connection attempts, and the move is taken.
+    let (_, back) = relay(port, target).await;
+    let deadline = Instant::now() + Duration::from_secs(30);
+    while get(s.addr, "/healthz", None).await.status != 200 {
+        assert!(Instant::now() < deadline, "/healthz did not recover");
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    let r = play(s.addr, &id, &token, "f6e5", 1).await;
+    assert_eq!(r.status, 200, "{}", r.body);
+    assert_eq!(r.json()["ply"], 2, "{}", r.body);
+    drop(s);
+    back.abort();
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn metrics_may_need_a_token() {
     let mut c = config(std::path::PathBuf::new());

@@ -184,6 +184,56 @@ async fn racing_writers_at_one_ply_have_exactly_one_winner() {
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn writes_of_many_games_at_once_are_each_judged_alone() {
+    // Both databases commit the writes that wait together (SQLite in one
+    // transaction, PostgreSQL in one statement): each is still accepted or
+    // refused on its own.
+    let dir = tempfile::tempdir().unwrap();
+    for (name, at) in backends(dir.path()).await {
+        let s = Store::open(&at).await.unwrap();
+        let names: Vec<String> = (0..100).map(|i| format!("many{i}")).collect();
+        let made =
+            futures_util::future::join_all(names.iter().map(|n| s.write(Write::Create(row(n)))))
+                .await;
+        assert!(made.iter().all(Result::is_ok), "{name}: {made:?}");
+        // A move in each game; every third names a version that does not
+        // follow the stored one (a write from an old copy).
+        let stale = |i: usize| i.is_multiple_of(3);
+        let moved = futures_util::future::join_all(names.iter().enumerate().map(|(i, n)| {
+            s.write(Write::Append {
+                row: GameRow {
+                    version: if stale(i) { 0 } else { 1 },
+                    ..row(n)
+                },
+                ply: 0,
+                text: "c3d4".into(),
+                now_ms: 1,
+            })
+        }))
+        .await;
+        for (i, (n, r)) in names.iter().zip(moved).enumerate() {
+            match r {
+                Err(StoreError::Stale(ref id)) if stale(i) && id == n => {}
+                Ok(()) if !stale(i) => {}
+                other => panic!("{name}: game {n}: {other:?}"),
+            }
+            let (back, moves) = s.load(&id(n)).await.unwrap().unwrap();
+            let want: Vec<String> = if stale(i) {
+                vec![]
+            } else {
+                vec!["c3d4".into()]
+            };
+            assert_eq!(moves, want, "{name}: game {n}");
+            assert_eq!(
+                back.version,
+                if stale(i) { 0 } else { 1 },
+                "{name}: game {n}"
+            );
+        }
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn an_unknown_word_in_the_database_is_an_error_not_a_default() {
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("bad.db");

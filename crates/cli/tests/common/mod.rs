@@ -4,9 +4,12 @@ use std::io::{BufRead, BufReader};
 use std::process::{Child, Command, Stdio};
 
 /// Starts `legion serve --port 0` with `args`; the process and the port it
-/// says it listens on.
+/// says it listens on. `LEGION_SERVE_BIN` names another `legion` to start
+/// (a benchmark's before and after, run by the same client).
 pub fn serve(args: &[&str]) -> (Child, u16) {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_legion"))
+    let bin =
+        std::env::var_os("LEGION_SERVE_BIN").unwrap_or_else(|| env!("CARGO_BIN_EXE_legion").into());
+    let mut child = Command::new(bin)
         .args(["serve", "--port", "0"])
         .args(args)
         .stdout(Stdio::piped())

@@ -284,7 +284,11 @@ impl Hub {
             .await;
             match attempt {
                 Ok(seat) => return Ok((g, seat)),
-                Err(e @ (CoreError::Refused(_) | CoreError::Store(_))) if !known_current => {
+                // A database that cannot be reached is answered at once:
+                // reading the game again would wait for a connection twice.
+                Err(e @ (CoreError::Refused(_) | CoreError::Store(_)))
+                    if !known_current && !e.unavailable() =>
+                {
                     known_current = true;
                     // A refusal from a copy that was current stands.
                     if !self.refresh(&mut g, &handle).await? && !e.is_stale() {
@@ -764,9 +768,12 @@ impl Hub {
 
     /// Decides flag falls and missed first moves of games nobody looks at:
     /// the store names the games whose deadline has come. With several
-    /// servers each sweeps; the game's version lets one decide.
-    pub async fn sweep(self: &Arc<Self>) -> CoreResult<()> {
-        let due = self.store.due(now_ms()).await?;
+    /// servers each sweeps; the game's version lets one decide. Answers
+    /// when the next deadline comes (ms since the epoch), so that the
+    /// sweeper wakes for it rather than at its next round.
+    pub async fn sweep(self: &Arc<Self>) -> CoreResult<Option<i64>> {
+        let now = now_ms();
+        let due = self.store.due(now).await?;
         // All at once: the SQLite writer commits the games' writes in one
         // transaction (one sync), where one game after another cost a sync
         // each and 200 flags falling together took over half a second
@@ -781,7 +788,11 @@ impl Hub {
                 Err(e) => tracing::error!(game = %id, "sweep: {e}"),
             }
         }
-        Ok(())
+        // A full batch: more games are due now.
+        if due.len() >= 500 {
+            return Ok(Some(now));
+        }
+        Ok(self.store.next_deadline(now).await?)
     }
 
     async fn sweep_one(self: &Arc<Self>, id: &GameId) -> CoreResult<()> {

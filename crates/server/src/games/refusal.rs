@@ -116,6 +116,11 @@ impl CoreError {
             CoreError::Store(StoreError::Stale(_)) | CoreError::Refused(Refusal::Changed)
         )
     }
+
+    /// Whether the database cannot be reached or written at the moment.
+    pub fn unavailable(&self) -> bool {
+        matches!(self, CoreError::Store(e) if e.unavailable())
+    }
 }
 
 impl From<StoreError> for CoreError {

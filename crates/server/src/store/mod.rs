@@ -446,6 +446,15 @@ impl Store {
         }
     }
 
+    /// The earliest deadline after `now_ms`, if any game has one: when the
+    /// sweeper is next needed.
+    pub async fn next_deadline(&self, now_ms: i64) -> Result<Option<i64>, StoreError> {
+        match self {
+            Store::Sqlite(s) => s.blocking(now_ms, SqliteStore::next_deadline).await,
+            Store::Postgres(p) => p.next_deadline(now_ms).await,
+        }
+    }
+
     /// A game's stored analysis (JSON), if it has one.
     pub async fn analysis(&self, id: &GameId) -> Result<Option<String>, StoreError> {
         match self {

@@ -2,7 +2,8 @@
 //! a game is one statement, so one round trip (issue 18): a data-modifying
 //! CTE updates the row if it is at the version before, adds or removes
 //! moves, keeps the engine's job, and announces the change, all or
-//! nothing. The key of `moves` (game, ply) makes the database the judge of
+//! nothing. Writes of several games that wait at once go together in one
+//! such statement, so one commit (`group_commit`). The key of `moves` (game, ply) makes the database the judge of
 //! which move is accepted at a ply. The schema is versioned in
 //! `legion_schema` and migrated at start, under an advisory lock, so that
 //! several servers starting at once migrate once.
@@ -20,7 +21,22 @@ use crate::games::model::{Declared, Pairing, Side};
 
 pub struct PgStore {
     pool: PgPool,
+    /// Game writes on their way to the batcher (`group_commit`).
+    queue: tokio::sync::mpsc::UnboundedSender<Queued>,
 }
+
+/// A game's write waiting to be committed, and who waits for it.
+struct Queued {
+    write: Write,
+    done: tokio::sync::oneshot::Sender<Result<(), StoreError>>,
+}
+
+/// Game writes committed together, at most (each is 35 parameters at
+/// most: 2,240 of PostgreSQL's 65,535).
+const BATCH: usize = 64;
+
+/// Batches committed at once, at most.
+const BATCHES_IN_FLIGHT: usize = 4;
 
 /// The schema, one step a version.
 const MIGRATIONS: &[&str] = &[
@@ -207,62 +223,39 @@ impl PgStore {
             .connect(url)
             .await?;
         migrate(&pool).await?;
-        Ok(PgStore { pool })
+        let (queue, queued) = tokio::sync::mpsc::unbounded_channel();
+        tokio::spawn(group_commit(pool.clone(), queued));
+        Ok(PgStore { pool, queue })
     }
 
     pub async fn write(&self, w: Write) -> Result<(), StoreError> {
-        match &w {
+        match w {
             Write::Import(_) => {
                 let mut tx = self.pool.begin().await?;
                 apply(&mut tx, &w).await?;
                 tx.commit().await?;
                 Ok(())
             }
-            Write::Analysis { id, report } => {
+            Write::Analysis { ref id, ref report } => {
                 analysis_query(id, report).execute(&self.pool).await?;
                 Ok(())
             }
-            _ => self.write_game(&w).await,
+            w => self.write_game(w).await,
         }
     }
 
-    /// A change of a game in one statement.
-    async fn write_game(&self, w: &Write) -> Result<(), StoreError> {
-        let Some(event) = w.event() else {
+    /// A change of a game: queued for the batcher, which commits the
+    /// changes that wait together in one statement (`group_commit`).
+    async fn write_game(&self, write: Write) -> Result<(), StoreError> {
+        if write.event().is_none() {
             return Ok(());
-        };
-        let payload = event.payload();
-        let (sql, row) = match w {
-            Write::Create(g) => (one_statement(First::Insert, Moves::Same, g), g),
-            Write::Append { row, .. } => (one_statement(First::Update, Moves::Add, row), row),
-            Write::Truncate { row, .. } => (one_statement(First::Update, Moves::Cut, row), row),
-            Write::Update(row) | Write::End(row) => {
-                (one_statement(First::Update, Moves::Same, row), row)
-            }
-            Write::Analysis { .. } | Write::Import(_) => return Ok(()),
-        };
-        let q = sqlx::query(AssertSqlSafe(sql));
-        let q = match w {
-            Write::Create(g) => bind_new_row(q, g),
-            _ => bind_row(q, row),
-        };
-        let q = match w {
-            Write::Append {
-                ply, text, now_ms, ..
-            } => q.bind(*ply as i32).bind(text.as_str()).bind(*now_ms),
-            Write::Truncate { ply, .. } => q.bind(*ply as i32),
-            _ => q,
-        };
-        let q = q.bind(CHANNEL).bind(payload);
-        let q = match row.engine_ply {
-            Some(ply) => q.bind(ply as i32).bind(FIRST_CLAIM_MS),
-            None => q,
-        };
-        let changed: i64 = q.fetch_one(&self.pool).await?.try_get(0)?;
-        if changed == 0 {
-            return Err(StoreError::Stale(row.id.to_string()));
         }
-        Ok(())
+        let (done, answer) = tokio::sync::oneshot::channel();
+        let queued = Queued { write, done };
+        if self.queue.send(queued).is_err() {
+            return Err(StoreError::WriterGone);
+        }
+        answer.await.map_err(|_| StoreError::WriterGone)?
     }
 
     /// The pool, for a listener of `CHANNEL`.
@@ -409,6 +402,15 @@ impl PgStore {
         )
     }
 
+    pub async fn next_deadline(&self, now_ms: i64) -> Result<Option<i64>, StoreError> {
+        Ok(sqlx::query_scalar(
+            "SELECT min(deadline_ms) FROM games WHERE deadline_ms IS NOT NULL AND deadline_ms > $1",
+        )
+        .bind(now_ms)
+        .fetch_one(&self.pool)
+        .await?)
+    }
+
     pub async fn analysis(&self, id: &GameId) -> Result<Option<String>, StoreError> {
         Ok(
             sqlx::query_scalar("SELECT report FROM analyses WHERE game_id = $1")
@@ -482,6 +484,161 @@ async fn migrate(pool: &PgPool) -> Result<(), StoreError> {
     }
     tx.commit().await?;
     Ok(())
+}
+
+/// Commits the game writes that wait, together: one statement and one
+/// commit (one flush of the log to disk) for all of them, where a
+/// statement each cost a flush each and the disk's flushes bounded the
+/// moves per second (issue 18). A write waits for no one: the first goes
+/// at once, and those queued meanwhile go together in the next statement.
+/// Up to `BATCHES_IN_FLIGHT` statements run at once.
+async fn group_commit(pool: PgPool, mut queued: tokio::sync::mpsc::UnboundedReceiver<Queued>) {
+    let room = std::sync::Arc::new(tokio::sync::Semaphore::new(BATCHES_IN_FLIGHT));
+    loop {
+        let Ok(permit) = room.clone().acquire_owned().await else {
+            return;
+        };
+        let mut batch = Vec::new();
+        if queued.recv_many(&mut batch, BATCH).await == 0 {
+            return; // the store is gone
+        }
+        let pool = pool.clone();
+        tokio::spawn(async move {
+            write_batch(&pool, batch).await;
+            drop(permit);
+        });
+    }
+}
+
+/// The writes of `batch`, each told its own outcome. A game is locked
+/// while its write is under way, so a batch seldom has two writes of one
+/// game (the store's own tests race them); those go in turn, as two
+/// changes of one row in one statement would not be judged one by one.
+async fn write_batch(pool: &PgPool, batch: Vec<Queued>) {
+    let mut rest = batch;
+    while !rest.is_empty() {
+        let mut seen = std::collections::HashSet::new();
+        let (distinct, later): (Vec<Queued>, Vec<Queued>) = rest
+            .into_iter()
+            .partition(|q| seen.insert(row_of(&q.write).id.as_str().to_string()));
+        write_distinct(pool, distinct).await;
+        rest = later;
+    }
+}
+
+/// One statement for the writes of `batch`, each of another game.
+async fn write_distinct(pool: &PgPool, mut batch: Vec<Queued>) {
+    // The same order of row locks on every server: two batches that share
+    // games wait for each other instead of deadlocking.
+    batch.sort_by(|a, b| {
+        row_of(&a.write)
+            .id
+            .as_str()
+            .cmp(row_of(&b.write).id.as_str())
+    });
+    let writes: Vec<&Write> = batch.iter().map(|q| &q.write).collect();
+    let outcome = write_games(pool, &writes).await;
+    match outcome {
+        Ok(changed) => {
+            for (q, changed) in batch.into_iter().zip(changed) {
+                let r = if changed {
+                    Ok(())
+                } else {
+                    Err(StoreError::Stale(row_of(&q.write).id.to_string()))
+                };
+                let _ = q.done.send(r);
+            }
+        }
+        // Unreachable: each is told so (the statement was not committed).
+        Err(e) if e.unavailable() || batch.len() == 1 => {
+            let why = e.to_string();
+            let mut e = Some(e);
+            for q in batch {
+                let err = e.take().unwrap_or_else(|| {
+                    StoreError::Postgres(sqlx::Error::Io(std::io::Error::other(why.clone())))
+                });
+                let _ = q.done.send(Err(err));
+            }
+        }
+        // One write's failure fails the statement: each is tried alone,
+        // so that only its own failure is its answer.
+        Err(_) => {
+            let alone = batch
+                .iter()
+                .map(|q| async move { write_games(pool, &[&q.write]).await });
+            let outcomes = futures_util::future::join_all(alone).await;
+            for (q, r) in batch.into_iter().zip(outcomes) {
+                let r = r.and_then(|changed| match changed.first() {
+                    Some(true) => Ok(()),
+                    _ => Err(StoreError::Stale(row_of(&q.write).id.to_string())),
+                });
+                let _ = q.done.send(r);
+            }
+        }
+    }
+}
+
+/// The game row a write changes (`Write::event` is some for each queued).
+fn row_of(w: &Write) -> &GameRow {
+    match w {
+        Write::Create(row)
+        | Write::Append { row, .. }
+        | Write::Truncate { row, .. }
+        | Write::Update(row)
+        | Write::End(row) => row,
+        Write::Import(e) => &e.row,
+        Write::Analysis { .. } => unreachable!("an analysis is written directly"),
+    }
+}
+
+/// The writes of games in one statement; for each, whether its row
+/// changed (false: stale).
+async fn write_games(pool: &PgPool, writes: &[&Write]) -> Result<Vec<bool>, StoreError> {
+    let mut parts = Vec::new();
+    let mut reads = Vec::new();
+    let mut n = 0;
+    for (i, w) in writes.iter().enumerate() {
+        let (first, moves) = match w {
+            Write::Create(_) => (First::Insert, Moves::Same),
+            Write::Append { .. } => (First::Update, Moves::Add),
+            Write::Truncate { .. } => (First::Update, Moves::Cut),
+            _ => (First::Update, Moves::Same),
+        };
+        parts.extend(statement_parts(first, moves, row_of(w), i, &mut n));
+        // `told` is read so that it runs (a plain WITH query runs only if used).
+        reads.push(format!(
+            "(SELECT count(*) FROM changed{i}), (SELECT count(*) FROM told{i})"
+        ));
+    }
+    let sql = format!("WITH {} SELECT {}", parts.join(",\n"), reads.join(", "));
+    let mut q = sqlx::query(AssertSqlSafe(sql));
+    for w in writes {
+        let row = row_of(w);
+        q = match w {
+            Write::Create(g) => bind_new_row(q, g),
+            _ => bind_row(q, row),
+        };
+        q = match w {
+            Write::Append {
+                ply, text, now_ms, ..
+            } => q.bind(*ply as i32).bind(text.as_str()).bind(*now_ms),
+            Write::Truncate { ply, .. } => q.bind(*ply as i32),
+            _ => q,
+        };
+        let payload = w.event().map(|e| e.payload()).unwrap_or_default();
+        q = q.bind(CHANNEL).bind(payload);
+        q = match row.engine_ply {
+            Some(ply) => q.bind(ply as i32).bind(FIRST_CLAIM_MS),
+            None => q,
+        };
+    }
+    // A statement of one write is kept prepared on each connection; those
+    // of several vary with the batch and are planned each time.
+    let q = q.persistent(writes.len() == 1);
+    let row = q.fetch_one(pool).await?;
+    (0..writes.len())
+        .map(|i| Ok(row.try_get::<i64, _>(2 * i)? != 0))
+        .collect()
 }
 
 fn raw_row(r: &PgRow) -> Result<RawRow, StoreError> {
@@ -595,81 +752,107 @@ enum Moves {
     Cut,
 }
 
-/// The one statement of a change of `g`: the row (`changed`, which is
-/// empty if another write came first), then the moves, the announcement
-/// and the engine's job, each only for a changed row. Its answer is the
-/// number of rows changed: 0 means stale. Parameters in order: the row's,
-/// the moves', the channel and payload, then (if the engine is to move)
-/// the engine's ply and the first claim's wait.
-fn one_statement(first: First, moves: Moves, g: &GameRow) -> String {
-    let (row, mut n) = match first {
-        First::Insert => (
+/// The parts of the statement that make a change of `g`, the `i`th of
+/// the statement, its parameters numbered after `n`: the row
+/// (`changed{i}`, which is empty if another write came first), then the
+/// moves, the announcement and the engine's job, each only for a changed
+/// row. Parameters in order: the row's, the moves', the channel and
+/// payload, then (if the engine is to move) the engine's ply and the first
+/// claim's wait.
+fn statement_parts(
+    first: First,
+    moves: Moves,
+    g: &GameRow,
+    i: usize,
+    n: &mut usize,
+) -> Vec<String> {
+    let base = *n;
+    let p = |k: usize| format!("${}", base + k);
+    let row = match first {
+        First::Insert => {
+            *n += COLUMN_COUNT;
             format!(
                 "INSERT INTO games ({COLUMNS}) VALUES ({}) RETURNING id",
-                params(1, COLUMN_COUNT)
-            ),
-            COLUMN_COUNT,
-        ),
-        First::Update => (
-            "UPDATE games SET white_ms = $2, black_ms = $3, turn_started_ms = $4,
-                declared = $5, draw_offer = $6, white_token = $7, black_token = $8,
-                started_ms = $9, takeback_offer = $10, deadline_ms = $11,
-                rematch_offer = $12, rematch = $13, version = $14,
-                white_user = $15, black_user = $16, ended_ms = $17, result = $18,
-                phase_one = $19
-             WHERE id = $1 AND version = $14 - 1 RETURNING id"
-                .to_string(),
-            19,
-        ),
+                params(base + 1, base + COLUMN_COUNT)
+            )
+        }
+        First::Update => {
+            *n += 19;
+            format!(
+                "UPDATE games SET white_ms = {}, black_ms = {}, turn_started_ms = {},
+                    declared = {}, draw_offer = {}, white_token = {}, black_token = {},
+                    started_ms = {}, takeback_offer = {}, deadline_ms = {},
+                    rematch_offer = {}, rematch = {}, version = {},
+                    white_user = {}, black_user = {}, ended_ms = {}, result = {},
+                    phase_one = {}
+                 WHERE id = {} AND version = {} - 1 RETURNING id",
+                p(2),
+                p(3),
+                p(4),
+                p(5),
+                p(6),
+                p(7),
+                p(8),
+                p(9),
+                p(10),
+                p(11),
+                p(12),
+                p(13),
+                p(14),
+                p(15),
+                p(16),
+                p(17),
+                p(18),
+                p(19),
+                p(1),
+                p(14)
+            )
+        }
     };
     let mut next = || {
-        n += 1;
-        n
+        *n += 1;
+        *n
     };
-    let mut parts = vec![format!("changed AS ({row})")];
+    let mut parts = vec![format!("changed{i} AS ({row})")];
     match moves {
         Moves::Same => {}
         Moves::Add => {
             let (ply, text, at) = (next(), next(), next());
             parts.push(format!(
-                "added AS (INSERT INTO moves (game_id, ply, move, played_ms)
-                 SELECT id, ${ply}, ${text}, ${at} FROM changed)"
+                "added{i} AS (INSERT INTO moves (game_id, ply, move, played_ms)
+                 SELECT id, ${ply}, ${text}, ${at} FROM changed{i})"
             ));
         }
         Moves::Cut => {
             let ply = next();
             parts.push(format!(
-                "cut AS (DELETE FROM moves
-                 WHERE game_id IN (SELECT id FROM changed) AND ply >= ${ply})"
+                "cut{i} AS (DELETE FROM moves
+                 WHERE game_id IN (SELECT id FROM changed{i}) AND ply >= ${ply})"
             ));
         }
     }
     // Sent on commit: a refused write is never heard.
     let (channel, payload) = (next(), next());
     parts.push(format!(
-        "told AS (SELECT pg_notify(${channel}, ${payload}) FROM changed)"
+        "told{i} AS (SELECT pg_notify(${channel}, ${payload}) FROM changed{i})"
     ));
     match g.engine_ply {
         // A new ply is a new job; any other change keeps the claim.
         Some(_) => {
             let (ply, wait) = (next(), next());
             parts.push(format!(
-                "job AS (INSERT INTO engine_jobs (game_id, ply, node, lease_until_ms)
-                 SELECT id, ${ply}, NULL, {NOW_MS} + ${wait} FROM changed
+                "job{i} AS (INSERT INTO engine_jobs (game_id, ply, node, lease_until_ms)
+                 SELECT id, ${ply}, NULL, {NOW_MS} + ${wait} FROM changed{i}
                  ON CONFLICT (game_id) DO UPDATE
                    SET ply = excluded.ply, node = NULL, lease_until_ms = excluded.lease_until_ms
                    WHERE engine_jobs.ply <> excluded.ply)"
             ));
         }
-        None => parts.push(
-            "job AS (DELETE FROM engine_jobs WHERE game_id IN (SELECT id FROM changed))".into(),
-        ),
+        None => parts.push(format!(
+            "job{i} AS (DELETE FROM engine_jobs WHERE game_id IN (SELECT id FROM changed{i}))"
+        )),
     }
-    // `told` is read so that it runs (a plain WITH query runs only if used).
-    format!(
-        "WITH {} SELECT (SELECT count(*) FROM changed), (SELECT count(*) FROM told)",
-        parts.join(",\n")
-    )
+    parts
 }
 
 type PgQuery<'q> = Query<'q, Postgres, PgArguments>;

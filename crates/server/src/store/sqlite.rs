@@ -447,6 +447,16 @@ impl SqliteStore {
         })
     }
 
+    /// The earliest deadline after `now_ms`, if any game has one.
+    pub fn next_deadline(&self, now_ms: i64) -> Result<Option<i64>, StoreError> {
+        self.read(|c| {
+            let mut stmt = c.prepare_cached(
+                "SELECT min(deadline_ms) FROM games WHERE deadline_ms IS NOT NULL AND deadline_ms > ?1",
+            )?;
+            Ok(stmt.query_row(params![now_ms], |r| r.get(0))?)
+        })
+    }
+
     /// A game's stored analysis (JSON), if it has one.
     pub fn analysis(&self, id: &GameId) -> Result<Option<String>, StoreError> {
         self.read(|c| {
