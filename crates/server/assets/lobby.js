@@ -84,7 +84,7 @@ export function mountLobby(root, { navigate }) {
   let unseenTurns = 0;
 
   const error = h('p.error', { role: 'alert', hidden: true, 'data-lobby-error': '' });
-  const waiting = h('p.lobby-waiting', { hidden: true, 'data-lobby-waiting': '' });
+  const waiting = h('p.lobby-waiting', { 'data-lobby-waiting': '' });
   const cancelWait = h('button', { type: 'button', onclick: () => cancelHeld() }, t('lobby.cancel'));
   const waitBox = h('div.lobby-wait', { hidden: true }, waiting, cancelWait);
   const pools = h('div.pools', { role: 'group', 'aria-label': t('lobby.quick') },
@@ -114,9 +114,11 @@ export function mountLobby(root, { navigate }) {
     h('section.lobby-part',
       h('div.lobby-head', h('h3', t('lobby.seeks')),
         h('button.primary', { type: 'button', 'data-new-seek': '', onclick: () => form.open() }, t('lobby.newSeek'))),
-      table, empty),
-    form.dialog);
+      table, empty));
   root.append(section);
+  // The form lives outside the page's main part while closed (it is a
+  // dialog over the page, not one of its controls).
+  document.body.append(form.dialog);
 
   /** @param {unknown} e */
   const fail = (e) => showError(error, e instanceof Error ? e.message : String(e));
@@ -154,7 +156,7 @@ export function mountLobby(root, { navigate }) {
   async function joinPool(key) {
     showError(error, null);
     try {
-      const made = await request('POST', `/api/lobby/pools/${encodeURIComponent(key)}`);
+      const made = await request('POST', `/api/lobby/pools/${encodeURIComponent(key)}`, {});
       hold({ id: made.id, token: made.token });
     } catch (e) { fail(e); }
   }
@@ -195,7 +197,7 @@ export function mountLobby(root, { navigate }) {
   async function accept(id) {
     showError(error, null);
     try {
-      const a = await request('POST', `/api/lobby/seeks/${id}/accept`);
+      const a = await request('POST', `/api/lobby/seeks/${id}/accept`, {});
       enter(a.game, a.token);
     } catch (e) { fail(e); }
   }
@@ -239,7 +241,7 @@ export function mountLobby(root, { navigate }) {
   async function answer(id, what) {
     showError(error, null);
     try {
-      const r = await request('POST', `/api/challenges/${id}/${what}`);
+      const r = await request('POST', `/api/challenges/${id}/${what}`, {});
       if (what === 'accept') { navigate(`/g/${r.game}`); return; }
     } catch (e) { fail(e); }
     loadMine();
@@ -368,6 +370,7 @@ export function mountLobby(root, { navigate }) {
   connect();
   return () => {
     closed = true;
+    form.dialog.remove();
     document.removeEventListener('visibilitychange', onVisible);
     if (socket) socket.close();
     document.title = baseTitle;

@@ -304,6 +304,41 @@ enum ServerMessage<'a> {
     Error { error: &'a str },
 }
 
+/// The `paired` news of the seeks a hello names that are games already
+/// (each checked against its token).
+async fn already_paired(app: &App, seeks: &[Held]) -> Vec<String> {
+    let mut out = Vec::new();
+    for h in seeks.iter().take(HELD_MAX) {
+        let (Ok(id), Ok(token)) = (SeekId::parse(&h.id), SeatToken::parse(&h.token)) else {
+            continue;
+        };
+        if let Ok(s) = app.lobby.seek(&id).await
+            && s.seat == token.hash()
+            && let (Some(game), Some(color)) =
+                (s.game, s.game_color.as_deref().and_then(Side::parse))
+        {
+            out.push(text(&News::Paired {
+                seek: id,
+                game,
+                color,
+            }));
+        }
+    }
+    out
+}
+
+/// The seat hashes of the seeks a hello names (at most `HELD_MAX`).
+fn seats_of(seeks: &[Held]) -> Vec<crate::games::ids::SecretHash> {
+    seeks
+        .iter()
+        .take(HELD_MAX)
+        .filter_map(|h| {
+            SeekId::parse(&h.id).ok()?;
+            Some(SeatToken::parse(&h.token).ok()?.hash())
+        })
+        .collect()
+}
+
 /// Seeks one socket may hold.
 const HELD_MAX: usize = 8;
 /// How often a socket renews its seeks (they live `lobby::ALIVE_MS`).
@@ -366,20 +401,12 @@ async fn run(app: App, ws: WebSocket, who: Who, name: Option<String>, _place: So
         return;
     };
     // The seeks this socket holds: its account's, and those whose tokens
-    // it showed.
-    let seats: Vec<_> = seeks
-        .iter()
-        .take(HELD_MAX)
-        .filter_map(|h| {
-            let t = SeatToken::parse(&h.token).ok()?;
-            SeekId::parse(&h.id).ok()?;
-            Some(t.hash())
-        })
-        .collect();
+    // it showed (in its first hello or a later one).
+    let mut seats = seats_of(&seeks);
     let mut held: BTreeSet<SeekId> = BTreeSet::new();
     let mut news = app.lobby.bus.subscribe();
-    let refresh = async |held: &mut BTreeSet<SeekId>| {
-        if let Ok(rows) = app.lobby.seeks_of(who.user, &seats).await {
+    let refresh = async |held: &mut BTreeSet<SeekId>, seats: &[crate::games::ids::SecretHash]| {
+        if let Ok(rows) = app.lobby.seeks_of(who.user, seats).await {
             held.extend(rows.into_iter().map(|r| r.id));
         }
         let ids: Vec<_> = held.iter().cloned().collect();
@@ -387,7 +414,7 @@ async fn run(app: App, ws: WebSocket, who: Who, name: Option<String>, _place: So
             tracing::warn!("cannot keep the lobby's seeks: {e}");
         }
     };
-    refresh(&mut held).await;
+    refresh(&mut held, &seats).await;
     let list = match app.lobby.list().await {
         Ok(l) => l,
         Err(e) => {
@@ -412,11 +439,24 @@ async fn run(app: App, ws: WebSocket, who: Who, name: Option<String>, _place: So
     {
         return;
     }
+    // Seeks of the first hello that became games before it came.
+    let mut pending: Vec<String> = already_paired(&app, &seeks).await;
     let mut shutdown = app.shutdown.clone();
     let mut heard = Instant::now();
     let mut ping = tokio::time::interval_at(Instant::now() + limits.ws_ping, limits.ws_ping);
     let mut keep = tokio::time::interval_at(Instant::now() + KEEP_EVERY, KEEP_EVERY);
     loop {
+        // News found by a hello, sent before anything else is awaited.
+        let mut gone = false;
+        for t in pending.drain(..) {
+            if out.send(Message::Text(t.into())).await.is_err() {
+                gone = true;
+                break;
+            }
+        }
+        if gone {
+            break;
+        }
         let send: Option<String> = tokio::select! {
             n = news.recv() => match n {
                 Ok(n) => {
@@ -449,10 +489,21 @@ async fn run(app: App, ws: WebSocket, who: Who, name: Option<String>, _place: So
                 match msg {
                     Some(Ok(Message::Text(t))) => match serde_json::from_str::<ClientMessage>(&t) {
                         Ok(ClientMessage::Ping) => Some(text(&ServerMessage::Pong)),
-                        Ok(ClientMessage::Hello { .. }) => match app.lobby.list().await {
-                            Ok(l) => Some(text(&ServerMessage::Seeks { seeks: &l })),
-                            Err(_) => None,
-                        },
+                        Ok(ClientMessage::Hello { seeks }) => {
+                            // The page made a seek or joined a pool since.
+                            for s in seats_of(&seeks) {
+                                if !seats.contains(&s) && seats.len() < HELD_MAX {
+                                    seats.push(s);
+                                }
+                            }
+                            refresh(&mut held, &seats).await;
+                            // One may have become a game before this hello.
+                            pending.extend(already_paired(&app, &seeks).await);
+                            match app.lobby.list().await {
+                                Ok(l) => Some(text(&ServerMessage::Seeks { seeks: &l })),
+                                Err(_) => None,
+                            }
+                        }
                         Err(_) => Some(text(&ServerMessage::Error {
                             error: "unreadable message; the types are hello and ping",
                         })),
@@ -465,7 +516,7 @@ async fn run(app: App, ws: WebSocket, who: Who, name: Option<String>, _place: So
                 }
             },
             _ = keep.tick() => {
-                refresh(&mut held).await;
+                refresh(&mut held, &seats).await;
                 None
             },
             _ = ping.tick() => {
