@@ -378,7 +378,7 @@ pub(crate) fn side_of(c: ColorChoice) -> Side {
         ColorChoice::White => Side::White,
         ColorChoice::Black => Side::Black,
         ColorChoice::Random => {
-            if crate::games::ids::random_id(1).as_bytes()[0] % 2 == 0 {
+            if crate::games::ids::random_id(1).as_bytes()[0].is_multiple_of(2) {
                 Side::White
             } else {
                 Side::Black

@@ -12,9 +12,12 @@ use crate::lobby::seeks::{ColorChoice, Terms};
 use crate::lobby::{Lobby, LobbyRefusal, LobbyResult, Made, Visitor};
 use crate::store::SeekRow;
 
-/// The pools: a key, and the clock (initial s, increment s) or days per
+/// A pool: its key, and its clock (initial s, increment s) or days per
 /// move.
-pub const POOLS: &[(&str, Option<(i64, i64)>, Option<u8>)] = &[
+pub type Pool = (&'static str, Option<(i64, i64)>, Option<u8>);
+
+/// The pools.
+pub const POOLS: &[Pool] = &[
     ("3+2", Some((180, 2)), None),
     ("5+3", Some((300, 3)), None),
     ("10+5", Some((600, 5)), None),
