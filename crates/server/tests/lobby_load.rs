@@ -47,6 +47,7 @@ async fn a_thousand_seeks_and_a_thousand_watchers() {
     c.db = dir.path().join("lobby.db");
     c.limits.sockets_per_client = WATCHERS + 50;
     c.limits.sockets_total = WATCHERS + 100;
+    c.limits.connections_per_address = WATCHERS + 100;
     let s = start_config(c).await;
 
     // 1,000 open seeks, of days per move (they stay without their pages).
