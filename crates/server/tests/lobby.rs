@@ -11,57 +11,6 @@ use std::time::{Duration, Instant};
 use common::*;
 use serde_json::{Value, json};
 
-/// A request with a session cookie and a seat token (either may be absent).
-async fn call(
-    s: &TestServer,
-    method: &str,
-    path: &str,
-    cookie: Option<&str>,
-    token: Option<&str>,
-    body: Value,
-) -> Reply {
-    let cookie = cookie
-        .map(|c| format!("Cookie: legion_session={c}\r\n"))
-        .unwrap_or_default();
-    let auth = token
-        .map(|t| format!("Authorization: Bearer {t}\r\n"))
-        .unwrap_or_default();
-    let headers = format!(
-        "Host: {}\r\nContent-Type: application/json\r\n{cookie}{auth}",
-        s.addr
-    );
-    let body = if method == "GET" || method == "DELETE" {
-        String::new()
-    } else {
-        body.to_string()
-    };
-    exchange(s.addr, None, method, path, &headers, body.as_bytes()).await
-}
-
-/// A new account's session cookie.
-async fn register(s: &TestServer, name: &str) -> String {
-    let r = call(
-        s,
-        "POST",
-        "/api/account/register",
-        None,
-        None,
-        json!({"username": name, "password": "correct horse"}),
-    )
-    .await;
-    assert_eq!(r.status, 201, "{}", r.body);
-    let line = r
-        .headers
-        .lines()
-        .find(|l| l.to_ascii_lowercase().starts_with("set-cookie:"))
-        .unwrap()
-        .to_string();
-    line.split_once("legion_session=")
-        .and_then(|(_, rest)| rest.split(';').next())
-        .unwrap()
-        .to_string()
-}
-
 /// Waits (polling, bounded) until `f` holds for the JSON at `path`.
 async fn until(
     s: &TestServer,

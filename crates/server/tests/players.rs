@@ -18,56 +18,6 @@ fn on_postgres() -> bool {
     std::env::var("LEGION_TEST_BACKEND").as_deref() == Ok("postgres")
 }
 
-/// A request with a session cookie and a seat token (either may be absent).
-async fn call(
-    s: &TestServer,
-    method: &str,
-    path: &str,
-    cookie: Option<&str>,
-    token: Option<&str>,
-    body: Value,
-) -> Reply {
-    let cookie = cookie
-        .map(|c| format!("Cookie: legion_session={c}\r\n"))
-        .unwrap_or_default();
-    let auth = token
-        .map(|t| format!("Authorization: Bearer {t}\r\n"))
-        .unwrap_or_default();
-    let headers = format!(
-        "Host: {}\r\nContent-Type: application/json\r\n{cookie}{auth}",
-        s.addr
-    );
-    let body = if method == "GET" {
-        String::new()
-    } else {
-        body.to_string()
-    };
-    exchange(s.addr, None, method, path, &headers, body.as_bytes()).await
-}
-
-async fn register(s: &TestServer, name: &str) -> String {
-    let r = call(
-        s,
-        "POST",
-        "/api/account/register",
-        None,
-        None,
-        json!({"username": name, "password": "a good password"}),
-    )
-    .await;
-    assert_eq!(r.status, 201, "{}", r.body);
-    let line = r
-        .headers
-        .lines()
-        .find(|l| l.to_ascii_lowercase().starts_with("set-cookie:"))
-        .unwrap()
-        .to_string();
-    line.split_once("legion_session=")
-        .and_then(|(_, rest)| rest.split(';').next())
-        .unwrap()
-        .to_string()
-}
-
 /// A friend game made by `white` (a cookie, or none) and claimed by
 /// `black`: (id, white's token, black's token).
 async fn friend_game(
