@@ -538,16 +538,14 @@ async fn run(app: App, ws: WebSocket, who: Who, name: Option<String>, _place: So
     }
     let _ = out.close().await;
     // The owner left: its timed seeks go (a seek of days stays its day).
+    // `held` has only this socket's own seeks.
     for id in held {
         if let Ok(s) = app.lobby.seek(&id).await
             && s.game.is_none()
             && s.days.is_none()
+            && let Err(e) = app.lobby.cancel_owned(&id).await
         {
-            let v = visitor(&who);
-            let token = None;
-            if Lobby::owns(&s, &v, token) || seats.contains(&s.seat) {
-                let _ = app.lobby.cancel_owned(&id).await;
-            }
+            tracing::warn!("cannot remove a seek whose owner left: {e}");
         }
     }
 }

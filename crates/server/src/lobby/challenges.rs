@@ -45,10 +45,7 @@ impl ChallengeView {
             id: c.id.clone(),
             from: c.from_name.clone(),
             to: c.to_name.clone(),
-            clock: c.clock.map(|(i, inc)| ClockSpec {
-                initial_s: i as f64 / 1000.0,
-                increment_s: inc as f64 / 1000.0,
-            }),
+            clock: c.clock.map(ClockSpec::of_ms),
             days: c.days,
             rated: c.rated,
             color: terms.color,

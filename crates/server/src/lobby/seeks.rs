@@ -20,6 +20,16 @@ pub struct ClockSpec {
     pub increment_s: f64,
 }
 
+impl ClockSpec {
+    /// A clock kept as initial time and increment in ms.
+    pub fn of_ms((initial_ms, increment_ms): (i64, i64)) -> ClockSpec {
+        ClockSpec {
+            initial_s: initial_ms as f64 / 1000.0,
+            increment_s: increment_ms as f64 / 1000.0,
+        }
+    }
+}
+
 /// The colour a player asks for.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, Default)]
 #[serde(rename_all = "lowercase")]
@@ -191,10 +201,7 @@ impl SeekView {
             username: s.owner_name.clone(),
             rating: s.rating.map(f64::round),
             provisional: s.rd.is_none_or(|rd| rd >= PROVISIONAL_RD),
-            clock: s.clock.map(|(i, inc)| ClockSpec {
-                initial_s: i as f64 / 1000.0,
-                increment_s: inc as f64 / 1000.0,
-            }),
+            clock: s.clock.map(ClockSpec::of_ms),
             days: s.days,
             rated: s.rated,
             color: terms.color,

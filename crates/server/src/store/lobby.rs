@@ -75,6 +75,15 @@ const CHALLENGE_COLUMNS: &str = "c.id, c.from_account, f.username, c.to_account,
 const CHALLENGE_FROM: &str = "challenges c JOIN accounts f ON f.id = c.from_account
     JOIN accounts t ON t.id = c.to_account";
 
+/// A colour as kept: a word of the lobby's three, else the row is corrupt.
+fn color(word: String, id: &str) -> Result<String, StoreError> {
+    if ["random", "white", "black"].contains(&word.as_str()) {
+        Ok(word)
+    } else {
+        Err(corrupt("colour", id))
+    }
+}
+
 fn corrupt(what: &str, id: &str) -> StoreError {
     StoreError::Corrupt {
         id: id.to_string(),
@@ -92,7 +101,7 @@ fn seek_of(
     clock: (Option<i64>, Option<i64>),
     days: Option<i64>,
     rated: bool,
-    color: String,
+    color_word: String,
     (rating, rd): (Option<f64>, Option<f64>),
     range: (Option<i64>, Option<i64>),
     pool: Option<String>,
@@ -102,6 +111,7 @@ fn seek_of(
     game_color: Option<String>,
 ) -> Result<SeekRow, StoreError> {
     Ok(SeekRow {
+        color: color(color_word, &id)?,
         seat: SecretHash::parse(&seat).ok_or_else(|| corrupt("seek seat", &id))?,
         clock: match clock {
             (Some(i), Some(inc)) => Some((i, inc)),
@@ -120,7 +130,6 @@ fn seek_of(
         owner: owner.map(UserId),
         owner_name,
         rated,
-        color,
         rating,
         rd,
         min_rating: range.0,
@@ -186,13 +195,14 @@ fn challenge_of(
     clock: (Option<i64>, Option<i64>),
     days: Option<i64>,
     rated: bool,
-    color: String,
+    color_word: String,
     created_ms: i64,
     expires_ms: i64,
     status: String,
     game: Option<String>,
 ) -> Result<ChallengeRow, StoreError> {
     Ok(ChallengeRow {
+        color: color(color_word, &id)?,
         seat: SecretHash::parse(&seat).ok_or_else(|| corrupt("challenge seat", &id))?,
         clock: match clock {
             (Some(i), Some(inc)) => Some((i, inc)),
@@ -213,7 +223,6 @@ fn challenge_of(
         to: UserId(to),
         to_name,
         rated,
-        color,
         created_ms,
         expires_ms,
         status,
