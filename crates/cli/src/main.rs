@@ -9,6 +9,7 @@ mod engine_cmds;
 mod match_cmd;
 mod migrate_cmd;
 mod play_cmd;
+mod puzzles_cmd;
 mod rules_cmds;
 mod serve_cmd;
 mod train_cmd;
@@ -66,6 +67,9 @@ enum Command {
     /// Solve a small ending exhaustively: won, drawn and lost positions,
     /// longest win, wins the 50-move rule would spoil.
     Endgame(endgame_cmd::EndgameArgs),
+    /// Puzzles mined by the engine from games: `generate`, then `export`
+    /// as lichess's puzzle CSV (docs/PUZZLES.md).
+    Puzzles(puzzles_cmd::PuzzlesArgs),
 }
 
 /// A failure to report on one line, with exit status 2.
@@ -131,6 +135,7 @@ fn main() -> ExitCode {
         Command::Datagen(a) => datagen_cmd::run(a),
         Command::Train(a) => train_cmd::run(a),
         Command::Endgame(a) => endgame_cmd::run(a),
+        Command::Puzzles(a) => puzzles_cmd::run(a),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

@@ -10,6 +10,7 @@ pub mod endgames;
 pub mod external;
 pub mod openings;
 pub mod player;
+pub mod puzzles;
 pub mod spsa;
 pub mod stats;
 pub mod tournament;

@@ -16,6 +16,7 @@ import { mountAccountMenu, mountSignIn, mountAccount } from './account.js';
 import { mountProfile } from './profile.js';
 import { mountLeaderboard } from './leaderboard.js';
 import { mountTv } from './tv.js';
+import { mountPuzzles } from './puzzles.js';
 
 /** @type {(() => void) | null} the page shown, to close before the next */
 let unmount = null;
@@ -44,6 +45,10 @@ export function route() {
     page = 'tv';
     unmount = mountTv(root, navigate);
     document.title = t('common.title.tv');
+  } else if (path === '/puzzles' || path.startsWith('/puzzles/')) {
+    page = 'puzzles';
+    unmount = mountPuzzles(root, path);
+    document.title = t('common.title.puzzles');
   } else if (path === '/signin') {
     unmount = mountSignIn(root);
     document.title = t('common.title.signIn');

@@ -18,6 +18,7 @@ pub mod i18n;
 pub mod lobby;
 pub mod metrics;
 pub mod players;
+pub mod puzzles;
 pub mod store;
 
 use std::net::SocketAddr;
@@ -39,6 +40,9 @@ use tokio::sync::watch;
 pub enum ServerError {
     #[error(transparent)]
     Store(#[from] StoreError),
+    /// The committed puzzles do not read (a build from a broken file).
+    #[error("the committed puzzles: {0}")]
+    Puzzles(String),
     #[error("cannot listen on port {port}: {source}")]
     Listen { port: u16, source: std::io::Error },
     #[error("the server stopped: {0}")]
@@ -85,6 +89,10 @@ const SIGN_INS_BURST: u32 = 10;
 /// new games: 0 there means no limit here either).
 const REGISTRATIONS_PER_MINUTE: u32 = 10;
 const REGISTRATIONS_BURST: u32 = 5;
+/// Puzzle attempts per address and minute, and at once: a quick solver
+/// tries a few a minute.
+const PUZZLE_ATTEMPTS_PER_MINUTE: u32 = 30;
+const PUZZLE_ATTEMPTS_BURST: u32 = 10;
 
 /// The app's parts: the router, the hub, and the switch that tells live
 /// sockets the server is stopping.
@@ -109,6 +117,11 @@ impl Config {
 /// Opens the database and builds the app (for tests and `serve`).
 pub async fn app(config: &Config) -> Result<Built, ServerError> {
     let store = Arc::new(Store::open(&config.database()).await?);
+    // The committed puzzles (issue 21): added once, kept with their ratings.
+    let committed = puzzles::committed().map_err(ServerError::Puzzles)?;
+    store
+        .seed_puzzles(&puzzles::committed_hash(), committed, puzzles::now_ms())
+        .await?;
     let accounts = Arc::new(players::accounts::Accounts::new(
         store.clone(),
         players::accounts::SIGN_INS_PER_ACCOUNT,
@@ -145,6 +158,11 @@ pub async fn app(config: &Config) -> Result<Built, ServerError> {
             SIGN_INS_PER_MINUTE,
             SIGN_INS_BURST,
             "server.what_sign_ins",
+        )),
+        puzzle_attempts: Arc::new(Rate::new(
+            PUZZLE_ATTEMPTS_PER_MINUTE,
+            PUZZLE_ATTEMPTS_BURST,
+            "server.what_puzzle_attempts",
         )),
         registrations: Arc::new(Rate::new(
             l.games_per_minute.min(REGISTRATIONS_PER_MINUTE),

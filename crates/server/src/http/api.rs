@@ -32,7 +32,7 @@ use crate::games::view;
 use crate::http::error::{ApiError, ApiResult};
 use crate::http::guard::{Edge, Site};
 use crate::http::limits::{Client, Limits, Rate, Sockets};
-use crate::http::{account, assets, chat, lobby, profiles, ws};
+use crate::http::{account, assets, chat, lobby, profiles, puzzles, ws};
 use crate::i18n::reading;
 use crate::i18n::{self, Lang};
 
@@ -58,6 +58,8 @@ pub struct App {
     /// Sign-in attempts (and password confirmations) per client.
     pub sign_ins: Arc<Rate>,
     pub registrations: Arc<Rate>,
+    /// Puzzle attempts per client (issue 21).
+    pub puzzle_attempts: Arc<Rate>,
     /// Whether session cookies are `Secure` (the public origin is https).
     pub secure_cookies: bool,
     /// `--public-origin`, for full addresses (a record's `Site`).
@@ -156,6 +158,8 @@ pub fn router(app: App, site: Site) -> Router {
         .route("/@/{name}", get(page))
         .route("/players", get(page))
         .route("/tv", get(page))
+        .route("/puzzles", get(page))
+        .route("/puzzles/{*rest}", get(page))
         .route("/account", get(page))
         .route("/signin", get(page))
         .route("/static/{file}", get(static_file))
@@ -173,6 +177,12 @@ pub fn router(app: App, site: Site) -> Router {
         .route("/api/users/{name}/games", get(profiles::export))
         .route("/api/leaderboard", get(profiles::leaderboard))
         .route("/api/tv", get(profiles::tv))
+        .route("/api/puzzles/next", get(puzzles::next))
+        .route("/api/puzzles/daily", get(puzzles::daily))
+        .route("/api/puzzles/themes", get(puzzles::themes))
+        .route("/api/puzzles/{id}", get(puzzles::one))
+        .route("/api/puzzles/{id}/attempt", post(puzzles::attempt))
+        .route("/api/account/puzzles", get(puzzles::mine))
         .route("/api/account/playing", get(lobby::playing))
         .route(
             "/api/lobby/seeks",

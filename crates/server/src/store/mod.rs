@@ -10,6 +10,7 @@ mod lobby;
 pub mod migrate;
 mod postgres;
 mod profiles;
+mod puzzles;
 mod ratings;
 mod rows;
 mod sqlite;
@@ -18,6 +19,7 @@ pub use accounts::{AccountRow, NewAccount};
 pub use chat::ChatRow;
 pub use lobby::{ChallengeRow, SeekRow};
 pub use profiles::{GameLine, RankedRow, RatingRow};
+pub use puzzles::{Attempt, Attempted, Glicko, NEW_PLAYER, PuzzlePlayer, PuzzleRow};
 pub use ratings::{PlayerRating, RatedGame};
 
 use crate::games::clock::Clock;

@@ -193,6 +193,43 @@ const MIGRATIONS: &[&str] = &[
         text TEXT NOT NULL,
         PRIMARY KEY (game_id, room, seq)
     );",
+    // Puzzles (issue 21): the committed set, seeded at start; their
+    // ratings and the signed-in players' puzzle ratings and attempts.
+    "CREATE TABLE puzzles (
+        id TEXT PRIMARY KEY,
+        lfen TEXT NOT NULL,
+        moves TEXT NOT NULL,
+        themes TEXT NOT NULL,
+        source TEXT NOT NULL,
+        rating DOUBLE PRECISION NOT NULL,
+        rd DOUBLE PRECISION NOT NULL,
+        volatility DOUBLE PRECISION NOT NULL,
+        plays INTEGER NOT NULL DEFAULT 0,
+        wins INTEGER NOT NULL DEFAULT 0
+    );
+    CREATE INDEX puzzles_rating ON puzzles(rating);
+    CREATE TABLE puzzle_seeds (
+        hash TEXT PRIMARY KEY,
+        at_ms BIGINT NOT NULL
+    );
+    CREATE TABLE puzzle_players (
+        account_id BIGINT PRIMARY KEY REFERENCES accounts(id),
+        rating DOUBLE PRECISION NOT NULL,
+        rd DOUBLE PRECISION NOT NULL,
+        volatility DOUBLE PRECISION NOT NULL,
+        plays INTEGER NOT NULL,
+        wins INTEGER NOT NULL,
+        last_ms BIGINT NOT NULL
+    );
+    CREATE TABLE puzzle_attempts (
+        account_id BIGINT NOT NULL REFERENCES accounts(id),
+        puzzle_id TEXT NOT NULL REFERENCES puzzles(id),
+        at_ms BIGINT NOT NULL,
+        win INTEGER NOT NULL,
+        before_rating DOUBLE PRECISION NOT NULL,
+        after_rating DOUBLE PRECISION NOT NULL,
+        PRIMARY KEY (account_id, puzzle_id)
+    );",
 ];
 
 /// The channel on which every change of a game is announced (an `Event`

@@ -222,6 +222,43 @@ const MIGRATIONS: &[&str] = &[
         text TEXT NOT NULL,
         PRIMARY KEY (game_id, room, seq)
     );",
+    // Puzzles (issue 21): the committed set, seeded at start; their
+    // ratings and the signed-in players' puzzle ratings and attempts.
+    "CREATE TABLE puzzles (
+        id TEXT PRIMARY KEY,
+        lfen TEXT NOT NULL,
+        moves TEXT NOT NULL,
+        themes TEXT NOT NULL,
+        source TEXT NOT NULL,
+        rating REAL NOT NULL,
+        rd REAL NOT NULL,
+        volatility REAL NOT NULL,
+        plays INTEGER NOT NULL DEFAULT 0,
+        wins INTEGER NOT NULL DEFAULT 0
+    );
+    CREATE INDEX puzzles_rating ON puzzles(rating);
+    CREATE TABLE puzzle_seeds (
+        hash TEXT PRIMARY KEY,
+        at_ms INTEGER NOT NULL
+    );
+    CREATE TABLE puzzle_players (
+        account_id INTEGER PRIMARY KEY REFERENCES accounts(id),
+        rating REAL NOT NULL,
+        rd REAL NOT NULL,
+        volatility REAL NOT NULL,
+        plays INTEGER NOT NULL,
+        wins INTEGER NOT NULL,
+        last_ms INTEGER NOT NULL
+    );
+    CREATE TABLE puzzle_attempts (
+        account_id INTEGER NOT NULL REFERENCES accounts(id),
+        puzzle_id TEXT NOT NULL REFERENCES puzzles(id),
+        at_ms INTEGER NOT NULL,
+        win INTEGER NOT NULL,
+        before_rating REAL NOT NULL,
+        after_rating REAL NOT NULL,
+        PRIMARY KEY (account_id, puzzle_id)
+    );",
 ];
 
 /// The schema version from which seat tokens and invites are hashes.

@@ -20,7 +20,7 @@ pub struct TestServer {
     pub hub: std::sync::Arc<legion_server::Hub>,
     task: tokio::task::JoinHandle<()>,
     /// Keeps the database's folder until the server is dropped.
-    _dir: Option<tempfile::TempDir>,
+    pub _dir: Option<tempfile::TempDir>,
 }
 
 impl Drop for TestServer {
