@@ -160,8 +160,9 @@ fn reached(goal: &Value, start: &Position, now: &Position, player: Color) -> boo
         }),
         // Absorption (4.1): the player's chess piece stands where the
         // opponent's construct stood.
-        "absorb" => at(square(goal))
-            .is_some_and(|o| o.piece.color == player && !is_legion(o.piece.role)),
+        "absorb" => {
+            at(square(goal)).is_some_and(|o| o.piece.color == player && !is_legion(o.piece.role))
+        }
         // Out of check (3.2): a legal move always is (3.3).
         "escape" => !now.is_king_attacked(player),
         // Mate ended Phase 1: the opponent's King is gone (5.1).
@@ -229,9 +230,16 @@ fn every_lesson_can_be_finished_by_its_solution() {
                     .into_iter()
                     .find(|&m| canonical(&pos, m) == *text)
                     .unwrap_or_else(|| {
-                        let all: Vec<String> =
-                            pos.legal_moves().into_iter().map(|m| canonical(&pos, m)).collect();
-                        panic!("{}: move {} '{text}' is not legal; legal: {all:?}", t.id, i + 1)
+                        let all: Vec<String> = pos
+                            .legal_moves()
+                            .into_iter()
+                            .map(|m| canonical(&pos, m))
+                            .collect();
+                        panic!(
+                            "{}: move {} '{text}' is not legal; legal: {all:?}",
+                            t.id,
+                            i + 1
+                        )
                     });
                 pos = pos.after(m);
                 let by_player = i % 2 == 0;
@@ -243,7 +251,11 @@ fn every_lesson_can_be_finished_by_its_solution() {
                         "{}: after the player's move {} ('{text}') the goal is {}",
                         t.id,
                         i / 2 + 1,
-                        if last { "not reached" } else { "already reached" }
+                        if last {
+                            "not reached"
+                        } else {
+                            "already reached"
+                        }
                     );
                 }
             }
@@ -278,7 +290,12 @@ fn every_lesson_and_task_has_its_words_and_a_real_rule() {
                 assert!(numbered.contains(r.as_str()), "{lesson}: no rule {r}");
             }
             for t in list {
-                assert!(numbered.contains(t.rule.as_str()), "{}: no rule {}", t.id, t.rule);
+                assert!(
+                    numbered.contains(t.rule.as_str()),
+                    "{}: no rule {}",
+                    t.id,
+                    t.rule
+                );
                 for k in ["title", "goal", "done"] {
                     let key = format!("learn.task.{}.{k}", t.id);
                     assert!(dict.contains_key(&key), "{lang}.json lacks {key}");
@@ -298,8 +315,18 @@ fn the_goals_judge_by_hand_made_positions() {
     let goal = |s: &str| serde_json::from_str::<Value>(s).unwrap();
     let w = Color::White;
     assert!(reached(&goal(r#"{"type":"prisoner"}"#), &start, &after, w));
-    assert!(reached(&goal(r#"{"type":"capture","count":1}"#), &start, &after, w));
-    assert!(!reached(&goal(r#"{"type":"capture","count":2}"#), &start, &after, w));
+    assert!(reached(
+        &goal(r#"{"type":"capture","count":1}"#),
+        &start,
+        &after,
+        w
+    ));
+    assert!(!reached(
+        &goal(r#"{"type":"capture","count":2}"#),
+        &start,
+        &after,
+        w
+    ));
     // A construct on the square is no free man there (Liberation needs the
     // Captor gone), and a man is no Rook (Absorption needs a chess piece).
     let held = p("k7/8/8/8/3[nM]4/8/8/7K w - 0 1");
@@ -307,7 +334,12 @@ fn the_goals_judge_by_hand_made_positions() {
     let free_d4 = goal(r#"{"type":"free","square":"d4"}"#);
     assert!(!reached(&free_d4, &held, &held, w));
     assert!(reached(&free_d4, &held, &freed, w));
-    assert!(!reached(&goal(r#"{"type":"absorb","square":"d4"}"#), &held, &freed, w));
+    assert!(!reached(
+        &goal(r#"{"type":"absorb","square":"d4"}"#),
+        &held,
+        &freed,
+        w
+    ));
     // No Black King: Phase 1 is over (5.1); Black with no piece has lost (5.2).
     let gone = p("2Q5/7R/8/8/5[Qm]2/8/8/7K b - 0 3");
     assert!(reached(&goal(r#"{"type":"mate"}"#), &gone, &gone, w));
