@@ -243,19 +243,23 @@ class TaskPage {
           : h('a.button.primary', { href: '/learn', 'data-learn-next': '', onclick: (/** @type {MouseEvent} */ e) => this.go(e, '/learn') }, t('learn.back')),
         h('button', { type: 'button', onclick: () => this.start() }, t('learn.retry'))));
 
-    box.append(h('div.learn-layout',
+    // Four parts: the task's words, the board, the play (status, moves,
+    // a refusal) and the result; learn.css places them beside the board on
+    // a wide screen, and words, board, play, result in a column on a phone.
+    box.append(h('div.learn-layout', { 'data-learn-task': task.id },
+      h('div.panel.learn-head',
+        h('div.small.learn-crumbs',
+          h('a', { href: '/learn', onclick: (/** @type {MouseEvent} */ e) => this.go(e, '/learn') }, t('learn.back')), ' · ',
+          t('learn.lessonN', { n: where.li + 1 }), ' · ', t('learn.taskN', { n: where.ti + 1, total: where.lesson.tasks.length })),
+        h('h1', t(`learn.task.${task.id}.title`)),
+        h('p.learn-goal', { 'data-learn-goal': '' }, h('strong', t('learn.goal') + ': '), t(`learn.task.${task.id}.goal`), ' ', ruleLink(task.rule))),
       h('section.board-col', { 'aria-label': t('game.region.board') }, boardBox),
-      h('aside.side-col', { 'data-learn-task': task.id },
-        h('div.panel.learn-head',
-          h('a.small', { href: '/learn', onclick: (/** @type {MouseEvent} */ e) => this.go(e, '/learn') }, '← ' + t('learn.back')),
-          h('div.small', t('learn.lessonN', { n: where.li + 1 }), ' · ', t(`learn.lesson.${where.lesson.id}.title`), ' · ',
-            t('learn.taskN', { n: where.ti + 1, total: where.lesson.tasks.length })),
-          h('h1', t(`learn.task.${task.id}.title`)),
-          h('p.learn-goal', { 'data-learn-goal': '' }, h('strong', t('learn.goal') + ': '), t(`learn.task.${task.id}.goal`)),
-          h('p.small', ruleLink(task.rule), task.limit ? ' · ' + t('learn.limit', { limit: task.limit }) : ''),
-          this.status, this.counter, this.phase, this.error,
-          h('div.row', h('button', { type: 'button', 'data-learn-retry': '', onclick: () => this.start() }, t('learn.retry')))),
-        this.result)));
+      h('div.panel.learn-play',
+        this.status,
+        h('div.row.learn-counter', this.counter, task.limit ? h('span.small', t('learn.limit', { limit: task.limit })) : null,
+          h('button', { type: 'button', 'data-learn-retry': '', onclick: () => this.start() }, t('learn.retry'))),
+        this.phase, this.error),
+      this.result));
     this.start();
   }
 
@@ -349,7 +353,8 @@ class TaskPage {
 
   /** A move refused, told with its rule and a link to it. @param {string} text @param {string | null} rule */
   wrong(text, rule) {
-    this.error.replaceChildren(h('strong', t('learn.wrong')), ' ', text, rule && /^\d\.\d+$/.test(rule) ? [' ', ruleLink(rule)] : null);
+    this.error.replaceChildren(h('strong', t('learn.wrong')), ' ', text);
+    if (rule && /^\d\.\d+$/.test(rule)) this.error.append(' ', ruleLink(rule));
     this.error.hidden = false;
   }
 
@@ -424,6 +429,8 @@ class TaskPage {
     this.stars.replaceChildren(starsView(stars));
     this.result.hidden = false;
     this.result.querySelector('a')?.focus({ preventScroll: true });
+    // On a phone the result is under the board: bring it into view.
+    this.result.scrollIntoView({ block: 'nearest' });
   }
 
   /** @param {string} text */
