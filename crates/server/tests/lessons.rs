@@ -21,6 +21,13 @@ fn read_json(name: &str) -> Value {
     serde_json::from_str(&text).unwrap_or_else(|e| panic!("{name}: {e}"))
 }
 
+/// A lesson: its tasks and the rules it teaches.
+struct Lesson {
+    id: String,
+    rules: Vec<String>,
+    tasks: Vec<Task>,
+}
+
 /// A task as the page reads it.
 struct Task {
     id: String,
@@ -32,7 +39,7 @@ struct Task {
     solution: Vec<String>,
 }
 
-fn tasks() -> Vec<(String, Vec<String>, Vec<Task>)> {
+fn lessons() -> Vec<Lesson> {
     let doc = read_json("lessons.json");
     let lessons = doc["lessons"].as_array().expect("a list of lessons");
     assert!(!lessons.is_empty());
@@ -74,7 +81,11 @@ fn tasks() -> Vec<(String, Vec<String>, Vec<Task>)> {
                     }
                 })
                 .collect();
-            (id, rules, list)
+            Lesson {
+                id,
+                rules,
+                tasks: list,
+            }
         })
         .collect()
 }
@@ -203,8 +214,8 @@ fn check_start(t: &Task, start: &Position, player: Color) {
 fn every_lesson_can_be_finished_by_its_solution() {
     let mut ids = BTreeSet::new();
     let mut n = 0;
-    for (_, _, list) in tasks() {
-        for t in list {
+    for lesson in lessons() {
+        for t in lesson.tasks {
             n += 1;
             assert!(ids.insert(t.id.clone()), "two tasks named {}", t.id);
             let start = Position::from_lfen(&t.lfen, Rules::DEFAULT)
@@ -281,15 +292,15 @@ fn every_lesson_and_task_has_its_words_and_a_real_rule() {
     for lang in ["en", "ru"] {
         let dict: BTreeMap<String, String> =
             serde_json::from_value(read_json(&format!("{lang}.json"))).unwrap();
-        for (lesson, lesson_rules, list) in tasks() {
+        for lesson in lessons() {
             for k in ["title", "about"] {
-                let key = format!("learn.lesson.{lesson}.{k}");
+                let key = format!("learn.lesson.{}.{k}", lesson.id);
                 assert!(dict.contains_key(&key), "{lang}.json lacks {key}");
             }
-            for r in &lesson_rules {
-                assert!(numbered.contains(r.as_str()), "{lesson}: no rule {r}");
+            for r in &lesson.rules {
+                assert!(numbered.contains(r.as_str()), "{}: no rule {r}", lesson.id);
             }
-            for t in list {
+            for t in lesson.tasks {
                 assert!(
                     numbered.contains(t.rule.as_str()),
                     "{}: no rule {}",
