@@ -1,5 +1,5 @@
 // @ts-check
-// The router: one page shell, four pages. Links between pages are plain
+// The router: one page shell, its pages. Links between pages are plain
 // links (the server answers every page route with this shell); inside the
 // game page, starting a game switches the address with the History API.
 // The page's language is loaded first (i18n.js): every text comes from it.
@@ -17,6 +17,7 @@ import { mountProfile } from './profile.js';
 import { mountLeaderboard } from './leaderboard.js';
 import { mountTv } from './tv.js';
 import { mountPuzzles } from './puzzles.js';
+import { mountLearn } from './learn.js';
 
 /** @type {(() => void) | null} the page shown, to close before the next */
 let unmount = null;
@@ -31,12 +32,17 @@ export function route() {
   let page = 'play';
   const game = path.match(/^\/g\/([A-Za-z0-9_-]+)$/);
   const player = path.match(/^\/@\/([^/]+)$/);
+  const learn = path.match(/^\/learn(?:\/([A-Za-z0-9_-]{1,64}))?$/);
   if (player) {
     page = 'players';
     let name = player[1];
     try { name = decodeURIComponent(name); } catch { /* shown as written */ }
     unmount = mountProfile(root, name);
     document.title = t('profile.pageTitle', { name });
+  } else if (learn) {
+    page = 'learn';
+    unmount = mountLearn(root, { taskId: learn[1] || null, navigate });
+    document.title = t('common.title.learn');
   } else if (path === '/players') {
     page = 'players';
     unmount = mountLeaderboard(root);

@@ -158,6 +158,7 @@ export class GamePage {
     try { last = localStorage.getItem('legion:last'); } catch { /* no storage */ }
     line.replaceChildren(
       h('p.home-about', { 'data-home-about': '' }, t('home.about'), ' ', h('a', { href: '/rules' }, t('home.rulesLink'))),
+      h('p.home-about', h('a', { href: '/learn', 'data-home-learn': '' }, t('home.learnLink'))),
       h('p', t('home.intro')),
       last ? h('p.small', h('a', { href: `/g/${last}` }, t('home.lastGame'))) : '');
   }

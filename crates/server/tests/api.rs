@@ -568,11 +568,23 @@ async fn study_endpoints() {
         &r.body[..200.min(r.body.len())]
     );
     // Pages answer with the app.
-    for page in ["/", "/g/abc", "/analysis", "/rules"] {
+    for page in [
+        "/",
+        "/g/abc",
+        "/analysis",
+        "/rules",
+        "/learn",
+        "/learn/step",
+    ] {
         let r = get(s.addr, page, None).await;
         assert_eq!(r.status, 200, "{page}");
         assert!(r.headers.contains("text/html"));
     }
+    // The practice lessons are data the page fetches (docs/API.md).
+    let r = get(s.addr, "/static/lessons.json", None).await;
+    assert_eq!(r.status, 200);
+    assert!(r.headers.contains("application/json"));
+    assert!(!r.json()["lessons"].as_array().unwrap().is_empty());
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

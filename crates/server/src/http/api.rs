@@ -155,6 +155,8 @@ pub fn router(app: App, site: Site) -> Router {
         .route("/g/{id}", get(page))
         .route("/analysis", get(page))
         .route("/rules", get(page))
+        .route("/learn", get(page))
+        .route("/learn/{task}", get(page))
         .route("/@/{name}", get(page))
         .route("/players", get(page))
         .route("/tv", get(page))

@@ -41,7 +41,7 @@ pub fn not_found_page(lang: Lang) -> String {
 <meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\
 <title>{title} — Legion</title><link rel=\"stylesheet\" href=\"/static/style.css\"></head>\
 <body><header class=\"top\"><a class=\"brand\" href=\"/\" aria-label=\"{brand_home}\">{brand}<span>{brand_name}</span></a>\
-<nav aria-label=\"{nav}\"><a href=\"/\">{play}</a><a href=\"/analysis\">{analysis}</a><a href=\"/rules\">{rules}</a>\
+<nav aria-label=\"{nav}\"><a href=\"/\">{play}</a><a href=\"/learn\">{learn}</a><a href=\"/analysis\">{analysis}</a><a href=\"/rules\">{rules}</a>\
 <a href=\"/players\">{players}</a><a href=\"/tv\">{tv}</a></nav></header>\
 <main class=\"not-found\"><h1>{title}</h1><p>{text}</p><p><a href=\"/\">{home}</a></p></main></body></html>",
         code = lang.code(),
@@ -52,6 +52,7 @@ pub fn not_found_page(lang: Lang) -> String {
         brand_name = t("common.brand"),
         nav = t("common.nav.label"),
         play = t("common.nav.play"),
+        learn = t("common.nav.learn"),
         analysis = t("common.nav.analysis"),
         rules = t("common.nav.rules"),
         players = t("common.nav.players"),
