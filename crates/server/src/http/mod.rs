@@ -13,4 +13,5 @@ pub mod limits;
 pub mod lobby;
 pub(crate) mod logs;
 pub mod profiles;
+pub mod studies;
 pub(crate) mod ws;

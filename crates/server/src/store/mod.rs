@@ -13,12 +13,14 @@ mod profiles;
 mod ratings;
 mod rows;
 mod sqlite;
+mod studies;
 
 pub use accounts::{AccountRow, NewAccount};
 pub use chat::ChatRow;
 pub use lobby::{ChallengeRow, SeekRow};
 pub use profiles::{GameLine, RankedRow, RatingRow};
 pub use ratings::{PlayerRating, RatedGame};
+pub use studies::{NewStudy, StudyLine, StudyRow};
 
 use crate::games::clock::Clock;
 use crate::games::event::{Event, What};

@@ -193,6 +193,19 @@ const MIGRATIONS: &[&str] = &[
         text TEXT NOT NULL,
         PRIMARY KEY (game_id, room, seq)
     );",
+    // 8: studies (issue 21), as SQLite's schema 10.
+    "CREATE TABLE studies (
+        id TEXT PRIMARY KEY,
+        owner_account BIGINT REFERENCES accounts(id),
+        edit_hash TEXT,
+        title TEXT NOT NULL,
+        chapters TEXT NOT NULL,
+        created_ms BIGINT NOT NULL,
+        updated_ms BIGINT NOT NULL,
+        version BIGINT NOT NULL
+    );
+    CREATE INDEX studies_owner ON studies(owner_account, updated_ms)
+        WHERE owner_account IS NOT NULL;",
 ];
 
 /// The channel on which every change of a game is announced (an `Event`
