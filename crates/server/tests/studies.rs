@@ -226,6 +226,7 @@ async fn illegal_moves_are_refused_with_their_rule() {
     assert_eq!(r.status, 422, "{}", r.body);
     let body = r.json();
     assert_eq!(body["rule"], "2.1");
+    assert_eq!(body["code"], "illegal.path_blocked");
     let error = body["error"].as_str().unwrap();
     assert!(
         error.starts_with("chapter 1, position 3: 'a8a5'"),
