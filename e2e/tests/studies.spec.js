@@ -40,6 +40,8 @@ for (const [locale, viewport, comment] of [
   const phone = viewport === PHONE;
 
   test(`a study is made, annotated, saved and shared read-only (${locale}${phone ? ', phone' : ''})`, async ({ browser, baseURL }) => {
+    // Two browsers, and a save after each change: more than one game's time.
+    test.slow();
     const page = await newPage(browser, baseURL, { locale, viewport });
     await page.addInitScript(() => localStorage.setItem('legion:engine', 'off'));
     await page.goto('/analysis');

@@ -330,6 +330,8 @@ export class AnalysisPage {
       ...base, board: v.board || pos.board, turn, legal: v.outcome ? [] : v.legal || [], movable: !v.outcome,
       checkSquare: check, mustCapture: v.must_capture || [], arrows: this.engineArrows(lfen),
     });
+    // The server's board may differ in form from the LFEN's: a study's shapes stay.
+    if (this.study) this.board.drawings.load(node.shapes || []);
     this.status.dataset.turn = turn;
     let text = v.outcome
       ? t('game.status.over', { result: v.outcome.result, reason: tServer(v.outcome.reason_i18n, v.outcome.reason) || t('game.status.overNoReason') })

@@ -105,12 +105,11 @@ fn chapter(number: usize, mut c: Chapter) -> Result<Chapter, StudyRefusal> {
     let mut positions: Vec<Position> = Vec::with_capacity(c.nodes.len());
     // Whether each position ends the game (looked at once a move follows it).
     let mut ended: Vec<Option<Option<Outcome>>> = vec![None; c.nodes.len()];
-    for i in 0..c.nodes.len() {
+    for (i, node) in c.nodes.iter_mut().enumerate() {
         let at = At {
             chapter: number,
             node: i + 1,
         };
-        let node = &mut c.nodes[i];
         shapes_and_comment(at, node)?;
         let pos = match (i, node.parent, node.mv.take()) {
             (0, None, None) => start,
