@@ -142,7 +142,8 @@ class StudyPage {
     this.chapterName = h('input.chapter-name', { type: 'text', maxlength: MAX_NAME, 'aria-label': t('study.chapterName'), 'data-chapter-name': '',
       onchange: () => this.rename() });
     this.deleteChapterBtn = h('button', { type: 'button', 'data-chapter-delete': '', onclick: () => this.deleteChapter() }, t('study.chapterDelete'));
-    const chapterTools = edit ? h('div.chapter-tools',
+    // Folded: a phone shows the comment and the moves sooner.
+    const chapterTools = edit ? h('details.chapter-tools', h('summary', t('study.chapterEdit')),
       h('div.row', this.chapterName, this.deleteChapterBtn),
       h('div.row',
         h('button', { type: 'button', 'data-chapter-add': 'start', onclick: () => this.addChapter(INITIAL_LFEN, 'default') }, t('study.chapterAddStart')),
@@ -176,7 +177,7 @@ class StudyPage {
       this.chapterList, chapterTools,
       h('div.study-comment-box', h('strong', t('study.comment')), commentBox),
       drawRow,
-      h('div.row', share, copy, remove),
+      h('div.row', share, copy, h('button', { type: 'button', 'data-study-flip': '', onclick: () => this.board?.flip() }, t('game.btn.flip')), remove),
       this.error);
   }
 
