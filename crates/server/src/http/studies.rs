@@ -176,8 +176,8 @@ fn answer(r: StudyRefusal) -> Response {
 
 /// The study of a request's path: a text that is no id of ours names no
 /// study (404).
-fn study_id(raw: &str) -> Result<StudyId, Response> {
-    StudyId::parse(raw).map_err(|_| answer(StudyRefusal::NoStudy(raw.chars().take(40).collect())))
+fn study_id(raw: &str) -> Result<StudyId, StudyRefusal> {
+    StudyId::parse(raw).map_err(|_| StudyRefusal::NoStudy(raw.chars().take(40).collect()))
 }
 
 /// A JSON body; one over the studies' bound is 413 with its own words.
@@ -248,7 +248,7 @@ pub async fn read(
     Path(raw): Path<String>,
     headers: HeaderMap,
 ) -> Result<Response, Response> {
-    let id = study_id(&raw)?;
+    let id = study_id(&raw).map_err(answer)?;
     let asker = asker(&app, &headers)
         .await
         .map_err(IntoResponse::into_response)?;
@@ -273,7 +273,7 @@ pub async fn save(
     headers: HeaderMap,
     b: Result<Bytes, BytesRejection>,
 ) -> Result<Response, Response> {
-    let id = study_id(&raw)?;
+    let id = study_id(&raw).map_err(answer)?;
     let req: Save = read_body(b).map_err(IntoResponse::into_response)?;
     let asker = asker(&app, &headers)
         .await
@@ -296,7 +296,7 @@ pub async fn delete(
     Path(raw): Path<String>,
     headers: HeaderMap,
 ) -> Result<Response, Response> {
-    let id = study_id(&raw)?;
+    let id = study_id(&raw).map_err(answer)?;
     let asker = asker(&app, &headers)
         .await
         .map_err(IntoResponse::into_response)?;
