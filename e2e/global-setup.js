@@ -33,10 +33,10 @@ async function startServer({ movetime = 150 } = {}) {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'legion-e2e-'));
   const port = await freePort();
   // Every test comes from one address: the per-address limit on new games
-  // and invite claims (30 a minute by default) is raised so that a fast
-  // run never meets it.
+  // and invite claims (30 a minute by default), and on new studies (30 an
+  // hour), is raised so that a fast run never meets it.
   const args = ['serve', '--port', String(port), '--db', path.join(dir, 'e2e.db'), '--engine-movetime', String(movetime),
-    '--games-per-minute', '600'];
+    '--games-per-minute', '600', '--studies-per-hour', '600'];
   const child = spawn(BIN, args, { stdio: ['ignore', 'pipe', 'pipe'] });
   let out = '';
   let err = '';

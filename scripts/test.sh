@@ -30,7 +30,7 @@ step cargo test --workspace --locked --test crash -- --ignored --test-threads=1
 # The storage tests and the server's API tests again on PostgreSQL: a
 # throwaway server (Debian's package), started and removed by the script.
 step scripts/with-postgres.sh env LEGION_TEST_BACKEND=postgres \
-  cargo test --workspace --locked --test storage --test api --test accounts --test lobby --test players --test puzzles --test hosting --test languages --test cluster
+  cargo test --workspace --locked --test storage --test api --test accounts --test lobby --test players --test puzzles --test hosting --test languages --test cluster --test studies
 # Three `legion serve` processes on one PostgreSQL, 200 games, one server
 # killed with SIGKILL mid-run (crates/cli/tests/cluster.rs).
 step scripts/with-postgres.sh \

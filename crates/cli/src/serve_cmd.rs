@@ -44,6 +44,9 @@ pub struct ServeArgs {
     /// Analyses per client address and minute (0: no limit).
     #[arg(long, default_value_t = 60)]
     pub analyses_per_minute: u32,
+    /// New studies per client address and hour, and per account (0: no limit).
+    #[arg(long, default_value_t = 30)]
+    pub studies_per_hour: u32,
     /// Analyses that may wait for the engine.
     #[arg(long, default_value_t = 64)]
     pub engine_queue: usize,
@@ -103,6 +106,7 @@ pub fn run(a: ServeArgs) -> Result<(), Failure> {
         games_in_memory: a.games_in_memory.max(1),
         games_per_minute: a.games_per_minute,
         analyses_per_minute: a.analyses_per_minute,
+        studies_per_hour: a.studies_per_hour,
         engine_queue: a.engine_queue,
         sockets_total: a.max_sockets,
         sockets_per_client: a.max_sockets_per_client,

@@ -10,6 +10,7 @@ import { request, ApiError } from './api.js';
 import { h, showError } from './ui.js';
 import { t } from './i18n.js';
 import { openSettingsDialog } from './settings.js';
+import { studyApi } from './study-data.js';
 
 /** @typedef {{username: string, ratings: Record<string, {rating: number, rd: number, games: number, provisional: boolean}>}} Me */
 
@@ -53,6 +54,7 @@ export async function mountAccountMenu() {
   const menu = h('div.account-menu', { role: 'menu', hidden: true, id: 'account-menu' },
     h('a', { href: profilePath(account.username), role: 'menuitem' }, t('account.menu.profile')),
     h('a', { href: '/account', role: 'menuitem' }, t('account.menu.account')),
+    h('a', { href: '/account#studies', role: 'menuitem', 'data-menu-studies': '' }, t('study.yours')),
     h('button', { type: 'button', role: 'menuitem', onclick: () => { close(); openSettingsDialog(); } }, t('settings.open')),
     h('button', { type: 'button', role: 'menuitem', 'data-sign-out': '', onclick: () => signOut() }, t('account.signOut')));
   const button = h('button.account-button', {
@@ -181,8 +183,21 @@ export function mountAccount(root) {
     page.replaceChildren(
       h('h1', t('account.title')),
       h('p', t('account.signedInAs'), ' ', h('a', { href: profilePath(a.username) }, a.username)),
-      passForm, delForm,
+      studyList(), passForm, delForm,
       h('p', h('button', { type: 'button', onclick: () => signOut() }, t('account.signOut'))));
   });
   return () => {};
+}
+
+/** The signed-in player's studies, the last changed first (issue 21). */
+function studyList() {
+  const list = h('ul.study-list', { 'data-study-list': '' });
+  const box = h('section.account-form', { id: 'studies' }, h('h2', t('study.yours')), list);
+  studyApi.mine().then((r) => {
+    if (!r.studies.length) { list.replaceChildren(h('li.small', t('study.none'))); return; }
+    list.replaceChildren(...r.studies.map((s) => h('li',
+      h('a', { href: `/study/${encodeURIComponent(s.id)}`, 'data-study-link': s.id }, s.title), ' ',
+      h('span.small', new Date(s.updated_ms).toLocaleString()))));
+  }, (e) => list.replaceChildren(h('li.error', e instanceof Error ? e.message : String(e))));
+  return box;
 }

@@ -7,6 +7,8 @@
 // position after it, so the page never applies the rules itself. The
 // engine's evaluation and best line (or lines) for the position shown; for a
 // finished game, the computer analysis of the whole game (gamereview.js).
+// A study (study.js) is this board with hooks: it is told what is shown,
+// when the tree changes and what was drawn, and swaps its chapters' trees.
 
 import { api, request, copyText, ApiError } from './api.js';
 import { Board } from './board.js';
@@ -19,12 +21,21 @@ import { MoveTree, TreeView } from './movetree.js';
 import { NAV_PATHS as NAV_ICONS, pathIcon } from './svg.js';
 import { GameReview } from './gamereview.js';
 import { showMove } from './notation.js';
+import { chapterOf, createStudy } from './study-data.js';
 
 /** @param {HTMLElement} root */
 export function mountAnalysis(root) {
   const page = new AnalysisPage(root);
   return () => page.destroy();
 }
+
+/**
+ * What a study is told by the board it holds.
+ * @typedef {{
+ *   onShow: (node: TreeNode) => void, onChange: () => void,
+ *   onDraw: (shapes: import('./board-draw.js').Shape[]) => void, onFlip: (flipped: boolean) => void,
+ * }} StudyHooks
+ */
 
 /** Lines of the engine shown at most (when the server sends several). */
 const MAX_LINES = 3;
@@ -43,7 +54,7 @@ const UNSET = null;
 /** @param {unknown} e */
 const messageOf = (e) => (e instanceof Error ? e.message : String(e));
 
-class AnalysisPage {
+export class AnalysisPage {
   // The page's parts, made by build() and buildEditor() from the constructor
   // (UNSET until then: nothing reads them before).
   /** @type {Board} */ board = UNSET;
@@ -91,9 +102,11 @@ class AnalysisPage {
   /** @type {ReturnType<typeof setTimeout> | undefined} */
   editTimer = undefined;
 
-  /** @param {HTMLElement} root */
-  constructor(root) {
-    const q = new URLSearchParams(location.search);
+  /** @param {HTMLElement} root @param {StudyHooks | null} [study] a study's hooks: its board, not the address's */
+  constructor(root, study = null) {
+    /** @type {StudyHooks | null} */
+    this.study = study;
+    const q = new URLSearchParams(study ? '' : location.search);
     this.rules = q.get('rules') === 'mate-ends-game' ? 'mate-ends-game' : 'default';
     this.tree = new MoveTree(q.get('lfen') || INITIAL_LFEN);
     this.node = this.tree.root;
@@ -114,7 +127,7 @@ class AnalysisPage {
     document.addEventListener('keydown', this.onKey);
     const id = q.get('game');
     if (id && GAME_ID.test(id)) this.loadGame(id, q.get('ply'));
-    else this.refresh();
+    else if (!study) this.refresh();
   }
 
   destroy() {
@@ -136,6 +149,8 @@ class AnalysisPage {
       onAttempt: (sq) => this.explain(sq),
       onEdit: (sq) => this.editSquare(sq),
       onEditDrag: (from, to) => this.editDrag(from, to),
+      onDraw: (shapes) => this.study?.onDraw(shapes),
+      keepDrawings: !!this.study,
     });
     this.evalBar = h('div.evalbar', { 'aria-hidden': 'true' }, h('div'));
     this.status = h('div.status', { 'data-status': '', 'data-turn': 'w', role: 'status', 'aria-live': 'polite' });
@@ -214,8 +229,14 @@ class AnalysisPage {
         h('div.row',
           h('button', { type: 'button', onclick: () => this.startEditor() }, t('analysis.setUp')),
           h('button', { type: 'button', onclick: () => this.loadLfen(INITIAL_LFEN) }, t('analysis.initial')),
-          h('button', { type: 'button', onclick: () => { this.flipped = !this.flipped; this.board.setFlipped(this.flipped); } }, t('game.btn.flip')),
-          h('button', { type: 'button', onclick: () => this.playFromHere() }, t('analysis.playFromHere')))));
+          h('button', { type: 'button', onclick: () => this.flip() }, t('game.btn.flip')),
+          h('button', { type: 'button', onclick: () => this.playFromHere() }, t('analysis.playFromHere')),
+          h('button', { type: 'button', 'data-save-study': '', onclick: () => this.saveAsStudy() }, t('study.saveAs')))));
+    // A study has its own chapters: no position to load, no game of the site.
+    if (this.study) {
+      const positionPanel = /** @type {HTMLElement | null} */ (this.playPanel.lastElementChild);
+      if (positionPanel) positionPanel.hidden = true;
+    }
 
     this.editPanel = this.buildEditor();
     this.editPanel.hidden = true;
@@ -282,6 +303,10 @@ class AnalysisPage {
       try { animate = { move: last, before: parseLfen(prev.lfen).board }; } catch { animate = null; }
     }
     this.board.set({ ...base, legal: [], movable: false }, { animate });
+    if (this.study) {
+      this.board.drawings.load(node.shapes || []);
+      this.study.onShow(node);
+    }
     // data-turn changes only once the server's legal moves are in: until
     // then the board takes no move (and the status is aria-busy).
     this.current = null;
@@ -305,6 +330,8 @@ class AnalysisPage {
       ...base, board: v.board || pos.board, turn, legal: v.outcome ? [] : v.legal || [], movable: !v.outcome,
       checkSquare: check, mustCapture: v.must_capture || [], arrows: this.engineArrows(lfen),
     });
+    // The server's board may differ in form from the LFEN's: a study's shapes stay.
+    if (this.study) this.board.drawings.load(node.shapes || []);
     this.status.dataset.turn = turn;
     let text = v.outcome
       ? t('game.status.over', { result: v.outcome.result, reason: tServer(v.outcome.reason_i18n, v.outcome.reason) || t('game.status.overNoReason') })
@@ -319,8 +346,9 @@ class AnalysisPage {
     this.runEngine();
   }
 
-  /** The address of what is shown: the game and its move, or the position. */
+  /** The address of what is shown: the game and its move, or the position (a study keeps its own). */
   writeUrl() {
+    if (this.study) return;
     const q = new URLSearchParams();
     if (this.game) {
       q.set('game', this.game.id);
@@ -357,7 +385,7 @@ class AnalysisPage {
     const known = from.children.some((c) => c.move?.canonical === move.canonical);
     this.node = this.tree.add(from, move);
     if (known) this.show();
-    else this.refresh();
+    else { this.refresh(); this.study?.onChange(); }
   }
 
   /** @param {string[]} squares */
@@ -393,8 +421,7 @@ class AnalysisPage {
     }
     if (this.destroyed || n === node) return;
     this.node = n;
-    if (grew) this.refresh();
-    else this.show();
+    if (grew) { this.refresh(); this.study?.onChange(); } else this.show();
   }
 
   // ---- the tree's menu ---------------------------------------------------------
@@ -410,6 +437,7 @@ class AnalysisPage {
       if (inside) this.node = parent;
     } else return;
     this.refresh();
+    this.study?.onChange();
   }
 
   showTreeActions() {
@@ -572,6 +600,40 @@ class AnalysisPage {
       const who = tags.White || tags.Black ? `${tags.White || '?'} – ${tags.Black || '?'}` : t('analysis.recordGame');
       toast(t('analysis.recordLoaded', { game: who, moves: (r.moves || []).length, result: r.result || '*' }));
       this.refresh();
+    } catch (e) {
+      this.showError(messageOf(e));
+    }
+  }
+
+  flip() {
+    this.flipped = !this.flipped;
+    this.board.setFlipped(this.flipped);
+    this.study?.onFlip(this.flipped);
+  }
+
+  /**
+   * Shows another tree (a study's chapter): its start, its rules, its side
+   * at the bottom; `node` (else the start) shown.
+   * @param {MoveTree} tree @param {string} rules @param {boolean} flipped @param {TreeNode} [node]
+   */
+  useTree(tree, rules, flipped, node) {
+    this.tree = tree;
+    this.node = node && tree.get(node.id) === node ? node : tree.root;
+    this.rules = rules === 'mate-ends-game' ? 'mate-ends-game' : 'default';
+    this.rulesToggle.checked = this.rules === 'mate-ends-game';
+    this.flipped = flipped;
+    this.board.setFlipped(flipped);
+    this.shown = null;
+    this.showError('');
+    this.refresh();
+  }
+
+  /** Saves the tree as a new study of one chapter, and opens it. */
+  async saveAsStudy() {
+    const title = t('study.defaultTitle', { date: new Date().toLocaleDateString() });
+    try {
+      const id = await createStudy(title, [chapterOf(t('study.chapterN', { n: 1 }), this.tree, this.rules, this.flipped)]);
+      location.href = `/study/${encodeURIComponent(id)}`;
     } catch (e) {
       this.showError(messageOf(e));
     }
@@ -900,7 +962,7 @@ class AnalysisPage {
       this.go(to);
     } else if (e.key === 'Home') this.go(this.tree.root);
     else if (e.key === 'End') this.go(this.tree.end(n));
-    else if (e.key === 'f') { this.flipped = !this.flipped; this.board.setFlipped(this.flipped); }
+    else if (e.key === 'f') this.flip();
     else return;
     e.preventDefault();
   }

@@ -1,11 +1,12 @@
 // @ts-check
-// The router: one page shell, its pages. Links between pages are plain
+// The router: one page shell, its pages (game, analysis, study, learn, puzzles, rules, players...). Links between pages are plain
 // links (the server answers every page route with this shell); inside the
 // game page, starting a game switches the address with the History API.
 // The page's language is loaded first (i18n.js): every text comes from it.
 
 import { mountGame } from './game.js';
 import { mountAnalysis } from './analysis.js';
+import { mountStudy } from './study.js';
 import { mountRules } from './rules.js';
 import { mountLobby } from './lobby.js';
 import { t, lang, LANGUAGES, loadLanguage, setLanguage, translateStatic } from './i18n.js';
@@ -33,7 +34,12 @@ export function route() {
   const game = path.match(/^\/g\/([A-Za-z0-9_-]+)$/);
   const player = path.match(/^\/@\/([^/]+)$/);
   const learn = path.match(/^\/learn(?:\/([A-Za-z0-9_-]{1,64}))?$/);
-  if (player) {
+  const study = path.match(/^\/study\/([A-Za-z0-9]{1,64})$/);
+  if (study) {
+    page = 'analysis';
+    unmount = mountStudy(root, study[1]);
+    document.title = t('study.title');
+  } else if (player) {
     page = 'players';
     let name = player[1];
     try { name = decodeURIComponent(name); } catch { /* shown as written */ }

@@ -93,19 +93,23 @@ class Input {
   down(e) {
     const b = this.b;
     const sq = this.squareAt(e.clientX, e.clientY);
-    if (e.button === 2) {
+    const tool = b.drawTool && !b.view.editor && (e.button === undefined || e.button === 0);
+    if (e.button === 2 || tool) {
       if (b.view.editor) return;
       e.preventDefault();
       // A right click also drops a premove or a selection (lichess does).
       if (b.premove || b.sel) { b.sel = null; b.setPremove(null, false); b.render(); }
-      if (sq) b.drawings.draw = { from: sq, over: sq, color: drawColor(e), id: e.pointerId };
+      if (sq) {
+        b.drawings.draw = { from: sq, over: sq, color: tool && b.drawTool ? b.drawTool : drawColor(e), id: e.pointerId };
+        try { b.svg.setPointerCapture(e.pointerId); } catch { /* not capturable: fine */ }
+      }
       return;
     }
     if (e.button !== undefined && e.button !== 0) return;
     const touch = e.pointerType === 'touch';
     // A left click clears the drawings; a finger does once it is a tap or a
-    // drag, not a long press that draws another.
-    if (b.drawings.any() && !touch) b.drawings.clear();
+    // drag, not a long press that draws another. A study keeps them.
+    if (b.drawings.any() && !touch && !b.opts.keepDrawings) b.drawings.clear();
     if (!sq) return;
     if (touch && !b.view.editor) this.armPress(e, sq);
     let draggable;
@@ -152,7 +156,7 @@ class Input {
     const press = this.press;
     if (press && press.id === e.pointerId && Math.hypot(e.clientX - press.x, e.clientY - press.y) >= 5) {
       this.endPress(); // it moves: a drag, not a long press
-      if (b.drawings.any()) b.drawings.clear();
+      if (b.drawings.any() && !b.opts.keepDrawings) b.drawings.clear();
     }
     const draw = b.drawings.draw;
     if (draw && draw.id === e.pointerId) {
@@ -181,13 +185,14 @@ class Input {
     const b = this.b;
     if (this.press && this.press.id === e.pointerId) {
       this.endPress(); // a tap
-      if (b.drawings.any()) b.drawings.clear();
+      if (b.drawings.any() && !b.opts.keepDrawings) b.drawings.clear();
     }
     const draw = b.drawings.draw;
     if (draw && draw.id === e.pointerId) {
       b.drawings.draw = null;
       const sq = this.squareAt(e.clientX, e.clientY) || draw.over;
       b.drawings.toggle(draw.from, sq, draw.color);
+      b.opts.onDraw?.(b.drawings.list());
       return;
     }
     const d = b.drag;

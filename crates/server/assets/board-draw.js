@@ -1,8 +1,10 @@
 // @ts-check
 // The person's own drawings on the board: arrows and circles, drawn with
-// the right button (colours by modifier, as on lichess) or, on a touch
-// screen, by a finger held still. They belong to the position they were
-// drawn on and go when it changes.
+// the right button (colours by modifier, as on lichess), on a touch
+// screen by a finger held still, or with any button or finger while the
+// page's drawing tool is on (board.drawTool: its colour). They belong to
+// the position they were drawn on and go when it changes; a study keeps
+// them with its move (`load`, `list`, and the board's onDraw).
 
 import { s } from './svg.js';
 import { arrowNode } from './board-render.js';
@@ -10,7 +12,11 @@ import { arrowNode } from './board-render.js';
 /**
  * @typedef {import('./board.js').Board} Board
  * @typedef {{from: string, over: string, color: string, id: number, touch?: boolean}} Drawing a drawing under way
+ * @typedef {{from: string, to?: string, color: string}} Shape an arrow (from, to) or a circle (from alone)
  */
+
+/** The colours a drawing may have. */
+export const DRAW_COLORS = ['green', 'red', 'blue', 'orange'];
 
 /**
  * The colour of a drawing: plain green, Shift red, Alt blue, Shift+Alt orange.
@@ -66,6 +72,25 @@ export class Drawings {
     this.arrows.clear();
     this.circles.clear();
     this.draw = null;
+    this.render();
+  }
+
+  /** The drawings as shapes: circles first, then arrows, each in the order drawn. @returns {Shape[]} */
+  list() {
+    return [
+      ...[...this.circles].map(([from, color]) => ({ from, color })),
+      ...[...this.arrows.values()].map((a) => ({ from: a.from, to: a.to, color: a.color })),
+    ];
+  }
+
+  /** Shows these shapes instead of the drawings there are. @param {Shape[]} shapes */
+  load(shapes) {
+    this.arrows.clear();
+    this.circles.clear();
+    for (const sh of shapes) {
+      if (!sh.to || sh.to === sh.from) this.circles.set(sh.from, sh.color);
+      else this.arrows.set(sh.from + sh.to, { from: sh.from, to: sh.to, color: sh.color });
+    }
     this.render();
   }
 

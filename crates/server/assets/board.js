@@ -39,6 +39,7 @@ export const S = 100; // one square in SVG units
  *   onMove?: (move: any) => void, onAttempt?: (squares: string[]) => void,
  *   onPremove?: (squares: string[] | null) => void,
  *   onEdit?: (square: string, e: PointerEvent) => void, onEditDrag?: (from: string, to: string | null) => void,
+ *   onDraw?: (shapes: import('./board-draw.js').Shape[]) => void, keepDrawings?: boolean,
  * }} BoardOptions
  * @typedef {{from: string, x: number, y: number, active: boolean, draggable: boolean, over: string | null, id: number}} Drag
  */
@@ -67,6 +68,8 @@ export class Board {
     this.sigs = new Map();
     /** @type {string | null} */
     this.arrowKey = null;
+    /** @type {string | null} the drawing tool's colour: while set, a left click or a finger draws */
+    this.drawTool = null;
 
     const svg = document.createElementNS(SVGNS, 'svg');
     svg.setAttribute('viewBox', `0 0 ${8 * S} ${8 * S}`);

@@ -17,7 +17,10 @@ import { showMove } from './notation.js';
 
 /**
  * @typedef {{canonical: string, human: string, lfen: string, path: string[], captured: string[], kind: string | null, from: string, to: string}} TreeMove
- * @typedef {{id: number, parent: TreeNode | null, children: TreeNode[], ply: number, lfen: string, move: TreeMove | null}} TreeNode
+ * @typedef {{
+ *   id: number, parent: TreeNode | null, children: TreeNode[], ply: number, lfen: string, move: TreeMove | null,
+ *   comment?: string, shapes?: import('./board-draw.js').Shape[],
+ * }} TreeNode a position; a study's also has its comment and its arrows and circles
  * @typedef {{canonical: string, lfen: string, human?: string, path?: string[], captured?: string[], kind?: string, from?: string, to?: string}} ServerMove
  * @typedef {{cls: string, glyph: string, title?: string}} Annotation
  * @typedef {{
@@ -301,6 +304,8 @@ export class TreeView {
       b.append(h('span.glyph', { 'aria-hidden': 'true' }, a.glyph));
       b.setAttribute('aria-label', `${human} ${a.glyph} ${a.title || ''}`.trim());
     }
+    // A study's commented move is marked (the comment shows beside the board).
+    if (node.comment) b.classList.add('commented');
     this.buttons.set(node.id, b);
     return b;
   }

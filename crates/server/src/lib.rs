@@ -20,6 +20,7 @@ pub mod metrics;
 pub mod players;
 pub mod puzzles;
 pub mod store;
+pub mod studies;
 
 use std::net::SocketAddr;
 use std::path::PathBuf;
@@ -168,6 +169,11 @@ pub async fn app(config: &Config) -> Result<Built, ServerError> {
             l.games_per_minute.min(REGISTRATIONS_PER_MINUTE),
             REGISTRATIONS_BURST,
             "server.what_registrations",
+        )),
+        new_studies: Arc::new(Rate::per_hour(
+            l.studies_per_hour,
+            l.studies_per_hour,
+            "server.what_studies",
         )),
         secure_cookies: config
             .site

@@ -95,6 +95,16 @@ word!(
 );
 
 word!(
+    /// A study's id: as a game's, in `/study/{id}` and the API's paths.
+    StudyId, GAME_ID_LEN, secret: false
+);
+word!(
+    /// The secret that lets an anonymous creator edit their study
+    /// (`Authorization: Bearer`); the database keeps its hash.
+    EditKey, SECRET_LEN, secret: true
+);
+
+word!(
     /// A signed-in browser's session: the secret of its cookie.
     SessionId, SESSION_LEN, secret: true
 );
@@ -180,6 +190,23 @@ impl SeatToken {
 impl SessionId {
     pub fn hash(&self) -> SecretHash {
         SecretHash::of(&self.0)
+    }
+}
+
+impl EditKey {
+    pub fn hash(&self) -> SecretHash {
+        SecretHash::of(&self.0)
+    }
+
+    /// Whether this key is the one whose hash is `stored`.
+    pub fn opens(&self, stored: &SecretHash) -> bool {
+        stored.matches(&self.hash())
+    }
+}
+
+impl fmt::Display for StudyId {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.0)
     }
 }
 

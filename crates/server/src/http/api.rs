@@ -32,9 +32,10 @@ use crate::games::view;
 use crate::http::error::{ApiError, ApiResult};
 use crate::http::guard::{Edge, Site};
 use crate::http::limits::{Client, Limits, Rate, Sockets};
-use crate::http::{account, assets, chat, lobby, profiles, puzzles, ws};
+use crate::http::{account, assets, chat, lobby, profiles, puzzles, studies, ws};
 use crate::i18n::reading;
 use crate::i18n::{self, Lang};
+use crate::studies::model::MAX_STUDY_BYTES;
 
 pub const MAX_BODY: usize = 64 * 1024;
 /// Longest move text accepted, over HTTP and WebSocket alike.
@@ -60,6 +61,8 @@ pub struct App {
     pub registrations: Arc<Rate>,
     /// Puzzle attempts per client (issue 21).
     pub puzzle_attempts: Arc<Rate>,
+    /// New studies per client (and hour).
+    pub new_studies: Arc<Rate>,
     /// Whether session cookies are `Secure` (the public origin is https).
     pub secure_cookies: bool,
     /// `--public-origin`, for full addresses (a record's `Site`).
@@ -162,6 +165,7 @@ pub fn router(app: App, site: Site) -> Router {
         .route("/tv", get(page))
         .route("/puzzles", get(page))
         .route("/puzzles/{*rest}", get(page))
+        .route("/study/{id}", get(page))
         .route("/account", get(page))
         .route("/signin", get(page))
         .route("/static/{file}", get(static_file))
@@ -186,6 +190,18 @@ pub fn router(app: App, site: Site) -> Router {
         .route("/api/puzzles/{id}/attempt", post(puzzles::attempt))
         .route("/api/account/puzzles", get(puzzles::mine))
         .route("/api/account/playing", get(lobby::playing))
+        .route("/api/account/studies", get(studies::mine))
+        .route(
+            "/api/studies",
+            post(studies::create).layer(DefaultBodyLimit::max(MAX_STUDY_BYTES)),
+        )
+        .route(
+            "/api/studies/{id}",
+            get(studies::read)
+                .put(studies::save)
+                .delete(studies::delete)
+                .layer(DefaultBodyLimit::max(MAX_STUDY_BYTES)),
+        )
         .route(
             "/api/lobby/seeks",
             post(lobby::create_seek).get(lobby::list_seeks),

@@ -28,6 +28,9 @@ pub struct Limits {
     /// Analyses per client and minute (0: no limit).
     pub analyses_per_minute: u32,
     pub analyses_burst: u32,
+    /// New studies per client and hour, and per account and hour (0: no
+    /// limit).
+    pub studies_per_hour: u32,
     /// Analyses and draw decisions one client may have under way.
     pub engine_per_client: usize,
     /// Analyses that may wait for the engine.
@@ -62,6 +65,7 @@ impl Default for Limits {
             games_burst: 20,
             analyses_per_minute: 60,
             analyses_burst: 20,
+            studies_per_hour: 30,
             engine_per_client: 2,
             engine_queue: 64,
             sockets_total: 5000,
@@ -146,6 +150,15 @@ impl Rate {
         let limiter = NonZeroU32::new(per_minute).map(|n| {
             let burst = NonZeroU32::new(burst).unwrap_or(n);
             RateLimiter::keyed(Quota::per_minute(n).allow_burst(burst))
+        });
+        Rate { limiter, what }
+    }
+
+    /// As `new`, counted by the hour: all of `per_hour` may be used at once.
+    pub fn per_hour(per_hour: u32, burst: u32, what: &'static str) -> Rate {
+        let limiter = NonZeroU32::new(per_hour).map(|n| {
+            let burst = NonZeroU32::new(burst).unwrap_or(n);
+            RateLimiter::keyed(Quota::per_hour(n).allow_burst(burst))
         });
         Rate { limiter, what }
     }

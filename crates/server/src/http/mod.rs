@@ -14,4 +14,5 @@ pub mod lobby;
 pub(crate) mod logs;
 pub mod profiles;
 pub mod puzzles;
+pub mod studies;
 pub(crate) mod ws;

@@ -14,6 +14,7 @@ mod puzzles;
 mod ratings;
 mod rows;
 mod sqlite;
+mod studies;
 
 pub use accounts::{AccountRow, NewAccount};
 pub use chat::ChatRow;
@@ -21,6 +22,7 @@ pub use lobby::{ChallengeRow, SeekRow};
 pub use profiles::{GameLine, RankedRow, RatingRow};
 pub use puzzles::{Attempt, Attempted, Glicko, NEW_PLAYER, PuzzlePlayer, PuzzleRow};
 pub use ratings::{PlayerRating, RatedGame};
+pub use studies::{NewStudy, StudyLine, StudyRow};
 
 use crate::games::clock::Clock;
 use crate::games::event::{Event, What};

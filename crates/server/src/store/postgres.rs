@@ -193,7 +193,7 @@ const MIGRATIONS: &[&str] = &[
         text TEXT NOT NULL,
         PRIMARY KEY (game_id, room, seq)
     );",
-    // Puzzles (issue 21): the committed set, seeded at start; their
+    // 8: puzzles (issue 21), as SQLite's schema 10: the committed set, seeded at start; their
     // ratings and the signed-in players' puzzle ratings and attempts.
     "CREATE TABLE puzzles (
         id TEXT PRIMARY KEY,
@@ -230,6 +230,19 @@ const MIGRATIONS: &[&str] = &[
         after_rating DOUBLE PRECISION NOT NULL,
         PRIMARY KEY (account_id, puzzle_id)
     );",
+    // 9: studies (issue 21), as SQLite's schema 11.
+    "CREATE TABLE studies (
+        id TEXT PRIMARY KEY,
+        owner_account BIGINT REFERENCES accounts(id),
+        edit_hash TEXT,
+        title TEXT NOT NULL,
+        chapters TEXT NOT NULL,
+        created_ms BIGINT NOT NULL,
+        updated_ms BIGINT NOT NULL,
+        version BIGINT NOT NULL
+    );
+    CREATE INDEX studies_owner ON studies(owner_account, updated_ms)
+        WHERE owner_account IS NOT NULL;",
 ];
 
 /// The channel on which every change of a game is announced (an `Event`

@@ -222,7 +222,7 @@ const MIGRATIONS: &[&str] = &[
         text TEXT NOT NULL,
         PRIMARY KEY (game_id, room, seq)
     );",
-    // Puzzles (issue 21): the committed set, seeded at start; their
+    // 10: puzzles (issue 21): the committed set, seeded at start; their
     // ratings and the signed-in players' puzzle ratings and attempts.
     "CREATE TABLE puzzles (
         id TEXT PRIMARY KEY,
@@ -259,6 +259,20 @@ const MIGRATIONS: &[&str] = &[
         after_rating REAL NOT NULL,
         PRIMARY KEY (account_id, puzzle_id)
     );",
+    // 11: studies (issue 21): a shared analysis, its chapters as one JSON
+    // text; the owner an account or the hash of an edit key.
+    "CREATE TABLE studies (
+        id TEXT PRIMARY KEY,
+        owner_account INTEGER REFERENCES accounts(id),
+        edit_hash TEXT,
+        title TEXT NOT NULL,
+        chapters TEXT NOT NULL,
+        created_ms INTEGER NOT NULL,
+        updated_ms INTEGER NOT NULL,
+        version INTEGER NOT NULL
+    );
+    CREATE INDEX studies_owner ON studies(owner_account, updated_ms)
+        WHERE owner_account IS NOT NULL;",
 ];
 
 /// The schema version from which seat tokens and invites are hashes.
