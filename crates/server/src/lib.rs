@@ -43,6 +43,8 @@ pub enum ServerError {
     Listen { port: u16, source: std::io::Error },
     #[error("the server stopped: {0}")]
     Serve(std::io::Error),
+    #[error("the endgame tables: {0}")]
+    Endgames(#[from] legion_engine::endgames::TableError),
 }
 
 pub struct Config {
@@ -59,6 +61,8 @@ pub struct Config {
     pub public: bool,
     pub site: Site,
     pub limits: Limits,
+    /// The folder of solved endings' tables (`--endgames`), if any.
+    pub endgames: Option<PathBuf>,
 }
 
 impl Config {
@@ -73,6 +77,7 @@ impl Config {
             public: false,
             site: Site::default(),
             limits: Limits::default(),
+            endgames: None,
         }
     }
 }
@@ -108,6 +113,15 @@ impl Config {
 
 /// Opens the database and builds the app (for tests and `serve`).
 pub async fn app(config: &Config) -> Result<Built, ServerError> {
+    // Listed now (a wrong folder stops the start, with why); each table
+    // is read when first asked for.
+    let endgames = match &config.endgames {
+        Some(dir) => Some(Arc::new(legion_engine::endgames::Tablebase::open(
+            dir,
+            legion_engine::endgames::DEFAULT_BUDGET,
+        )?)),
+        None => None,
+    };
     let store = Arc::new(Store::open(&config.database()).await?);
     let accounts = Arc::new(players::accounts::Accounts::new(
         store.clone(),
@@ -137,6 +151,12 @@ pub async fn app(config: &Config) -> Result<Built, ServerError> {
             l.analyses_per_minute,
             l.analyses_burst,
             "server.what_analyses",
+        )),
+        endgames,
+        endgames_rate: Arc::new(Rate::new(
+            l.analyses_per_minute,
+            l.analyses_burst,
+            "server.what_endgames",
         )),
         sockets: Sockets::new(l.sockets_total, l.sockets_per_client),
         shutdown,

@@ -145,6 +145,16 @@ pub(super) const OPTIONS: &[UciOption] = &[
             },
         },
     },
+    UciOption {
+        name: "EndgamePath",
+        kind: Kind::Text {
+            apply: |s, path| {
+                s.engine
+                    .set_endgame_path(path)
+                    .map_err(ProtocolError::EndgamePath)
+            },
+        },
+    },
 ];
 
 /// `Eval`: the evaluation by name, the built-in network read by
