@@ -87,7 +87,7 @@ fn answer(tb: &Tablebase, pos: &Position) -> Result<Json, ProbeError> {
     Ok(json!({
         "lfen": pos.to_lfen(),
         "material": legion_engine::endgames::Material::of(pos.board()).to_string(),
-        "turn": pos.turn().name(),
+        "turn": if pos.turn() == legion_rules::Color::White { "w" } else { "b" },
         "category": cat,
         "plies": plies,
         "dtz": probe.dtz,
