@@ -34,13 +34,13 @@ for (const locale of ['en-US', 'ru-RU']) {
     const words = WORDS[locale];
     const page = await newPage(browser, baseURL, { locale });
     await openAnalysis(page, MATE_IN_ONE);
-    const panel = page.locator('[data-endgame]');
+    const panel = page.locator('[data-endgame="board"]');
     await expect(panel).toBeVisible();
     await expect(panel).toContainText(words.title);
     await expect(panel).toContainText('KQ vs K');
-    await expect(page.locator('[data-endgame-value]')).toHaveText(words.value);
-    await expect(page.locator('[data-endgame-dtz]')).toContainText(words.dtz);
-    await expect(page.locator('[data-endgame-fifty]')).toBeHidden();
+    await expect(page.locator('[data-endgame="board"] [data-endgame-value]')).toHaveText(words.value);
+    await expect(page.locator('[data-endgame="board"] [data-endgame-dtz]')).toContainText(words.dtz);
+    await expect(page.locator('[data-endgame="board"] [data-endgame-fifty]')).toBeHidden();
     await expect(page.locator('[data-endgame-moves] [data-move="h2h8"]')).toHaveAttribute('data-category', 'win');
     const blunder = page.locator('[data-endgame-moves] [data-move="h2b8"]');
     await expect(blunder).toHaveAttribute('data-category', 'draw');
@@ -51,12 +51,12 @@ for (const locale of ['en-US', 'ru-RU']) {
     // Playing the mate from the list: Black has lost.
     await page.locator('[data-endgame-moves] [data-move="h2h8"] button').click();
     await expect(ply(page, 1)).toBeVisible();
-    await expect(page.locator('[data-endgame-value]')).toHaveText(words.lost);
+    await expect(page.locator('[data-endgame="board"] [data-endgame-value]')).toHaveText(words.lost);
 
     // The start position is outside the tables: nothing is shown.
     await page.goto('/analysis');
     await expect(page.locator('[data-turn]')).toHaveAttribute('data-turn', 'w');
-    await expect(page.locator('[data-endgame]')).toBeHidden();
+    await expect(page.locator('[data-endgame="board"]')).toBeHidden();
     await closePages(page);
   });
 }
@@ -66,13 +66,13 @@ test.describe('a solved ending on a phone', () => {
 
   test('the value and the moves fit the width', async ({ page }) => {
     await openAnalysis(page, MATE_IN_ONE);
-    const panel = page.locator('[data-endgame]');
-    await expect(page.locator('[data-endgame-value]')).toHaveText(WORDS['ru-RU'].value);
+    const panel = page.locator('[data-endgame="board"]');
+    await expect(page.locator('[data-endgame="board"] [data-endgame-value]')).toHaveText(WORDS['ru-RU'].value);
     await panel.scrollIntoViewIfNeeded();
     const sizes = await page.evaluate(() => ({
       scroll: document.scrollingElement.scrollWidth,
       inner: innerWidth,
-      right: document.querySelector('[data-endgame]').getBoundingClientRect().right,
+      right: document.querySelector('[data-endgame="board"]').getBoundingClientRect().right,
     }));
     expect(sizes.scroll).toBeLessThanOrEqual(sizes.inner);
     expect(sizes.right).toBeLessThanOrEqual(sizes.inner);

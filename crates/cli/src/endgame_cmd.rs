@@ -58,6 +58,10 @@ pub struct BuildArgs {
     /// to). May be repeated.
     #[arg(long)]
     pub material: Vec<String>,
+    /// Solve nothing: list the endings asked for (one a line) and what
+    /// their files would take on disk.
+    #[arg(long)]
+    pub plan: bool,
 }
 
 pub fn run(a: EndgameArgs) -> Result<(), Failure> {
@@ -213,6 +217,19 @@ fn build(a: BuildArgs) -> Result<(), Failure> {
             "too large for the solver (more than {MAX_INDEX} placements): {}",
             too_large.join(", ")
         )));
+    }
+    if a.plan {
+        let placements: u64 = wanted.iter().map(|m| m.index_size()).sum();
+        for m in &wanted {
+            println!("{m}");
+        }
+        // One byte per value and per DTZ (every ending measured fits).
+        println!(
+            "{} endings asked for, {placements} placements: about {:.1} MB of tables, more for the endings they lead to",
+            wanted.len(),
+            2.0 * placements as f64 / 1e6
+        );
+        return Ok(());
     }
     std::fs::create_dir_all(&a.dir)?;
     let start = Instant::now();

@@ -83,7 +83,10 @@ fn the_files_give_back_what_the_solver_found() {
         legion_rules::Rules::MATE_ENDS_GAME,
     )
     .unwrap();
-    assert!(matches!(tb.probe(&mate_ends), Err(ProbeError::NotCovered(_))));
+    assert!(matches!(
+        tb.probe(&mate_ends),
+        Err(ProbeError::NotCovered(_))
+    ));
     std::fs::remove_dir_all(dir).unwrap();
 }
 
@@ -97,7 +100,10 @@ fn tables_are_loaded_on_demand_within_the_budget() {
     assert_eq!(tb.loaded_bytes(), 0);
     tb.probe(&pos("k7/8/1K6/8/8/8/7Q/8 w - 0 1")).unwrap();
     let kq = tb.loaded_bytes();
-    assert_eq!(kq as u64, 2 * "KQ vs K".parse::<Material>().unwrap().index_size());
+    assert_eq!(
+        kq as u64,
+        2 * "KQ vs K".parse::<Material>().unwrap().index_size()
+    );
     tb.probe(&pos("8/8/8/8/3T4/8/8/K6k w - 0 1")).unwrap();
     assert_eq!(
         tb.loaded_bytes() as u64,
@@ -120,7 +126,15 @@ fn best_moves(tb: &Arc<Tablebase>, lfen: &str) -> (String, String) {
             endgames,
             ..Config::default()
         };
-        let out = search::search(&p, &[], &limits, &config, &Table::new(1), &stop, &mut |_| {});
+        let out = search::search(
+            &p,
+            &[],
+            &limits,
+            &config,
+            &Table::new(1),
+            &stop,
+            &mut |_| {},
+        );
         legion_rules::notation::canonical(&p, out.best.unwrap())
     };
     (run(Some(tb.clone())), run(None))
@@ -138,7 +152,11 @@ fn the_search_plays_the_tables_moves() {
     let (with, _) = best_moves(&tb, lfen);
     let p = pos(lfen);
     let mv = legion_rules::notation::parse_move(&p, &with).unwrap();
-    assert_eq!(tb.probe(&p.after(mv)).unwrap().value, Value::Loss(0), "{with}");
+    assert_eq!(
+        tb.probe(&p.after(mv)).unwrap().value,
+        Value::Loss(0),
+        "{with}"
+    );
 
     // A long win: the search with the tables keeps a winning move with
     // the fewest plies to the next reset of the clock (5.3); a depth-1
@@ -148,7 +166,11 @@ fn the_search_plays_the_tables_moves() {
     let p = pos(lfen);
     let ranked = tb.probe_moves(&p).unwrap();
     let step = |mv: legion_rules::Move, z: u16| {
-        if p.after(mv).halfmove_clock() == 0 { 1 } else { z + 1 }
+        if p.after(mv).halfmove_clock() == 0 {
+            1
+        } else {
+            z + 1
+        }
     };
     let fewest = ranked
         .iter()

@@ -88,7 +88,7 @@ export class EndgamePanel {
     this.fifty = h('div.note.endgame-fifty', { 'data-endgame-fifty': '', hidden: true });
     this.moves = h('ul.endgame-moves', { 'data-endgame-moves': '' });
     // On the analysis board a panel of its own; in the review, a part of its panel.
-    this.el = h(options.moves === false ? 'div.endgame-panel.endgame-inline' : 'div.panel.endgame-panel', { 'data-endgame': '', hidden: true },
+    this.el = h(options.moves === false ? 'div.endgame-panel.endgame-inline' : 'div.panel.endgame-panel', { 'data-endgame': options.moves === false ? 'review' : 'board', hidden: true },
       h('div.row', h('strong', t('analysis.endgame.title')), h('span.small.endgame-material', { 'data-endgame-material': '' })),
       this.value, this.dtz, this.fifty, this.moves);
   }

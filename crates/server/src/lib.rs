@@ -136,6 +136,10 @@ pub async fn app(config: &Config) -> Result<Built, ServerError> {
         config.engine_movetime,
         l.first_move,
     );
+    if let Some(tb) = &endgames {
+        // Set once, here, on a hub just made: it cannot be set already.
+        let _ = hub.endgames.set(tb.clone());
+    }
     let (stopping, shutdown) = watch::channel(false);
     let lobby = lobby::Lobby::new(hub.clone());
     let app = App {

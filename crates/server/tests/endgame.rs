@@ -89,7 +89,10 @@ async fn values_and_moves_agree_with_the_rules() {
     assert_eq!(blunder["category"], "draw");
     assert_eq!(blunder["plies"], Value::Null);
     assert_eq!(blunder["dtz"], 0);
-    assert_eq!(moves.as_array().unwrap().last().unwrap()["category"], "draw");
+    assert_eq!(
+        moves.as_array().unwrap().last().unwrap()["category"],
+        "draw"
+    );
 
     // Black to move there: b8 is the Queen's (the h2-b8 diagonal), a7 and
     // b7 the King's: no legal move, lost now (5.2), nothing to list.

@@ -63,6 +63,9 @@ pub enum ProbeError {
 
 struct Cache {
     tables: HashMap<Material, (Arc<TableData>, u64)>,
+    /// Tables that could not be read, with why: said again at once, not
+    /// read again at every probe (a damaged file stays damaged).
+    broken: HashMap<Material, TableError>,
     bytes: usize,
     clock: u64,
 }
@@ -112,6 +115,7 @@ impl Tablebase {
             budget,
             cache: Mutex::new(Cache {
                 tables: HashMap::new(),
+                broken: HashMap::new(),
                 bytes: 0,
                 clock: 0,
             }),
@@ -203,7 +207,16 @@ impl Tablebase {
             *used = now;
             return Ok(t.clone());
         }
-        let t = Arc::new(read_table(path, Some(m))?);
+        if let Some(e) = cache.broken.get(m) {
+            return Err(e.clone().into());
+        }
+        let t = match read_table(path, Some(m)) {
+            Ok(t) => Arc::new(t),
+            Err(e) => {
+                cache.broken.insert(*m, e.clone());
+                return Err(e.into());
+            }
+        };
         // Drop the least recently used tables until this one fits (it is
         // kept even when it alone passes the budget).
         while cache.bytes + t.bytes() > self.budget && !cache.tables.is_empty() {
