@@ -118,8 +118,9 @@ async fn values_and_moves_agree_with_the_rules() {
     }
 
     // The 50-move rule (5.3): 99 plies already without a reset, and the
-    // mate (a reset) comes on the 100th: still a win. A quiet move first
-    // would pass 100 plies: the answer says the rule matters.
+    // mate (a reset) comes on the 100th: still a win. So does Ka6, which
+    // leaves Black without a move (5.2) on the 100th ply. A quiet move
+    // that wins only later would pass 100 plies: the rule matters.
     let v = probe(&s, "k7/8/1K6/8/8/8/7Q/8 w - 99 80").await.json();
     assert_eq!(v["category"], "win");
     assert_eq!(v["fifty_move_rule"], false);
@@ -128,9 +129,10 @@ async fn values_and_moves_agree_with_the_rules() {
         .as_array()
         .unwrap()
         .iter()
-        .find(|m| m["category"] == "win" && m["resets_clock"] == false)
+        .find(|m| m["category"] == "win" && m["resets_clock"] == false && m["plies"] != 1)
         .expect("a quiet winning move");
     assert_eq!(quiet["fifty_move_rule"], true, "{quiet}");
+    assert_eq!(find(&v["moves"], "b6a6")["fifty_move_rule"], false);
 }
 
 #[tokio::test]
