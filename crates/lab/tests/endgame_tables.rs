@@ -192,7 +192,7 @@ fn the_protocol_option_reads_a_folder_or_says_why_not() {
     build(&dir, &["KT vs K"]);
     let mut o = legion_engine::Options::default();
     o.set_endgame_path(dir.to_str().unwrap()).unwrap();
-    assert_eq!(o.endgames.as_ref().unwrap().len() > 0, true);
+    assert!(!o.endgames.as_ref().unwrap().is_empty());
     o.set_endgame_path("").unwrap();
     assert!(o.endgames.is_none());
     let err = o.set_endgame_path("/no/such/folder").unwrap_err();

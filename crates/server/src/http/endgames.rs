@@ -82,7 +82,7 @@ fn answer(tb: &Tablebase, pos: &Position) -> Result<Json, ProbeError> {
         .into_iter()
         .map(|(mv, p)| move_entry(pos, mv, p))
         .collect();
-    moves.sort_by(|a, b| b.0.cmp(&a.0));
+    moves.sort_by_key(|m| std::cmp::Reverse(m.0));
     let (cat, plies) = category(probe.value);
     Ok(json!({
         "lfen": pos.to_lfen(),
