@@ -2,7 +2,7 @@
 // in a temporary folder, a short engine time. The address is handed to the
 // workers through LEGION_BASE_URL; the function returned stops the server.
 
-const { spawn } = require('node:child_process');
+const { spawn, spawnSync } = require('node:child_process');
 const fs = require('node:fs');
 const net = require('node:net');
 const os = require('node:os');
@@ -25,18 +25,28 @@ function freePort() {
   });
 }
 
+/** Writes the tables of KQ vs K (and what it leads to) into `dir`. */
+function buildEndgames(dir) {
+  const r = spawnSync(BIN, ['endgame', 'build', '--dir', dir, '--material', 'KQ vs K'], { encoding: 'utf8' });
+  if (r.status !== 0) throw new Error(`legion endgame build failed: ${r.stderr || r.error}`);
+}
+
 /** Starts the server and resolves with {url, stop} once it prints its ready line. */
 async function startServer({ movetime = 150 } = {}) {
   if (!fs.existsSync(BIN)) {
     throw new Error(`${BIN} is missing: build it with 'cargo build --release -p legion-cli'`);
   }
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'legion-e2e-'));
+  // Solved endings for the analysis pages (endgame.spec.js): King and
+  // Queen against King and every ending it leads to, a few seconds.
+  const endgames = path.join(dir, 'endgames');
+  buildEndgames(endgames);
   const port = await freePort();
   // Every test comes from one address: the per-address limit on new games
   // and invite claims (30 a minute by default), and on new studies (30 an
   // hour), is raised so that a fast run never meets it.
   const args = ['serve', '--port', String(port), '--db', path.join(dir, 'e2e.db'), '--engine-movetime', String(movetime),
-    '--games-per-minute', '600', '--studies-per-hour', '600'];
+    '--games-per-minute', '600', '--studies-per-hour', '600', '--endgames', endgames];
   const child = spawn(BIN, args, { stdio: ['ignore', 'pipe', 'pipe'] });
   let out = '';
   let err = '';

@@ -1,18 +1,24 @@
 //! `legion endgame`: solve a small ending exhaustively and say which of
 //! its positions are won, drawn or lost, and whether the 50-move rule
-//! (RULES 5.3) would get in the way of the wins (docs/STRENGTH.md).
+//! (RULES 5.3) would get in the way of the wins (docs/STRENGTH.md); and
+//! `legion endgame build`: write the table files that the engine and the
+//! server read (`legion_engine::endgames`, docs/HOSTING.md).
 
+use std::path::PathBuf;
 use std::time::Instant;
 
-use clap::Args;
+use clap::{Args, Subcommand};
 use indicatif::{ProgressBar, ProgressStyle};
-use legion_lab::endgames::{Material, Solver, Summary, Value};
+use legion_lab::endgames::{MAX_INDEX, Material, Solver, Summary, Value};
 use legion_rules::Position;
 
 use crate::Failure;
 
 #[derive(Args)]
+#[command(args_conflicts_with_subcommands = true, subcommand_negates_reqs = true)]
 pub struct EndgameArgs {
+    #[command(subcommand)]
+    pub build: Option<EndgameCommand>,
     /// The ending: White's pieces, `vs`, Black's, letters of LFEN (K Q R B
     /// N M T), a construct as Captor/prisoner (`R/M`), `-` for nothing,
     /// e.g. "KT vs K" or "KB/M vs KT".
@@ -32,7 +38,36 @@ pub struct EndgameArgs {
     pub verify: bool,
 }
 
+#[derive(Subcommand)]
+pub enum EndgameCommand {
+    /// Solve endings and write their table files (one per ending, with
+    /// every smaller ending they lead to) into a folder.
+    Build(BuildArgs),
+}
+
+#[derive(Args)]
+pub struct BuildArgs {
+    /// The folder to write the tables into (made if missing).
+    #[arg(long)]
+    pub dir: PathBuf,
+    /// Every ending of up to this many pieces (a construct counts as
+    /// one), each side with at most one King.
+    #[arg(long)]
+    pub pieces: Option<usize>,
+    /// One ending, written like "KR vs KT" (and the endings it leads
+    /// to). May be repeated.
+    #[arg(long)]
+    pub material: Vec<String>,
+    /// Solve nothing: list the endings asked for (one a line) and what
+    /// their files would take on disk.
+    #[arg(long)]
+    pub plan: bool,
+}
+
 pub fn run(a: EndgameArgs) -> Result<(), Failure> {
+    if let Some(EndgameCommand::Build(b)) = a.build {
+        return build(b);
+    }
     let positions: Vec<Position> = a
         .fen
         .iter()
@@ -149,4 +184,77 @@ fn print_summary(s: &Summary) {
             println!("longest DTZ of a win, {name} to move: {d} plies: {lfen}");
         }
     }
+}
+
+/// `legion endgame build`: solves the endings asked for (the ones they
+/// lead to first) and writes a table file for each.
+fn build(a: BuildArgs) -> Result<(), Failure> {
+    let mut wanted: Vec<Material> = Vec::new();
+    if let Some(n) = a.pieces {
+        if n == 0 || n > 4 {
+            return Err(Failure(format!(
+                "--pieces {n}: give 1 to 4 (five pieces outgrow the solver's memory, docs/STRENGTH.md)"
+            )));
+        }
+        for units in 1..=n {
+            wanted.extend(Material::all_with(units));
+        }
+    }
+    for text in &a.material {
+        wanted.push(text.parse()?);
+    }
+    if wanted.is_empty() {
+        return Err(Failure("give --pieces N or --material \"KR vs KT\"".into()));
+    }
+    // Endings too large for the solver are said, not skipped silently.
+    let too_large: Vec<String> = wanted
+        .iter()
+        .filter(|m| m.index_size() > MAX_INDEX)
+        .map(|m| m.to_string())
+        .collect();
+    if !too_large.is_empty() {
+        return Err(Failure(format!(
+            "too large for the solver (more than {MAX_INDEX} placements): {}",
+            too_large.join(", ")
+        )));
+    }
+    if a.plan {
+        let placements: u64 = wanted.iter().map(|m| m.index_size()).sum();
+        for m in &wanted {
+            println!("{m}");
+        }
+        // One byte per value and per DTZ (every ending measured fits).
+        println!(
+            "{} endings asked for, {placements} placements: about {:.1} MB of tables, more for the endings they lead to",
+            wanted.len(),
+            2.0 * placements as f64 / 1e6
+        );
+        return Ok(());
+    }
+    std::fs::create_dir_all(&a.dir)?;
+    let start = Instant::now();
+    let total = wanted.len();
+    let mut solver = Solver::new();
+    for (i, m) in wanted.iter().enumerate() {
+        let t = Instant::now();
+        solver.solve(m)?;
+        if !a.material.is_empty() || i % 100 == 0 {
+            eprintln!(
+                "{}/{total} {m}: {:.1} s (total {:.0} s)",
+                i + 1,
+                t.elapsed().as_secs_f64(),
+                start.elapsed().as_secs_f64()
+            );
+        }
+    }
+    let solved = start.elapsed().as_secs_f64();
+    let mut files = 0;
+    let bytes = solver.write_tables(&a.dir, |_, _| files += 1)?;
+    println!(
+        "{files} tables ({total} asked for, the rest on the way), {:.1} MB in {}; solved in {solved:.1} s, written in {:.1} s",
+        bytes as f64 / 1e6,
+        a.dir.display(),
+        start.elapsed().as_secs_f64() - solved
+    );
+    Ok(())
 }

@@ -65,7 +65,8 @@ enum Command {
     /// Train the neural evaluation on datagen files; writes a network file.
     Train(train_cmd::TrainArgs),
     /// Solve a small ending exhaustively: won, drawn and lost positions,
-    /// longest win, wins the 50-move rule would spoil.
+    /// longest win, wins the 50-move rule would spoil; `endgame build`
+    /// writes the table files the engine and the server read.
     Endgame(endgame_cmd::EndgameArgs),
     /// Puzzles mined by the engine from games: `generate`, then `export`
     /// as lichess's puzzle CSV (docs/PUZZLES.md).

@@ -74,6 +74,11 @@ pub struct ServeArgs {
     /// (default: the METRICS_TOKEN environment variable, else none).
     #[arg(long, value_name = "TOKEN")]
     pub metrics_token: Option<String>,
+    /// The folder of solved endings' tables (`legion endgame build`) for
+    /// `GET /api/endgame` and the analysis pages (default: the
+    /// LEGION_ENDGAMES environment variable, else none).
+    #[arg(long, value_name = "DIR")]
+    pub endgames: Option<std::path::PathBuf>,
 }
 
 /// `https://Legion.Example/` → `https://legion.example`; anything else is refused.
@@ -142,6 +147,11 @@ pub fn run(a: ServeArgs) -> Result<(), Failure> {
         public: a.public,
         site,
         limits,
+        endgames: a
+            .endgames
+            .clone()
+            .or_else(|| std::env::var_os("LEGION_ENDGAMES").map(Into::into))
+            .filter(|d: &std::path::PathBuf| !d.as_os_str().is_empty()),
     };
     let runtime = legion_server::runtime().map_err(|e| Failure(format!("cannot start: {e}")))?;
     // A URL may hold a password: show where the games are without it.

@@ -6,6 +6,7 @@ use std::sync::atomic::AtomicBool;
 
 use legion_rules::{Position, Rules};
 
+use crate::endgames::{DEFAULT_BUDGET, TableError, Tablebase};
 use crate::levels::Level;
 use crate::nnue::{self, LoadError, NetError, Network};
 use crate::search::{self, Config, Info, Limits, Outcome};
@@ -24,6 +25,9 @@ pub struct Options {
     /// Name of the evaluation for display: nnue, a net file, or the
     /// linear weights' name (tuned, handset, material).
     pub eval_name: String,
+    /// Solved endings the search reads at level 10 (`EndgamePath`);
+    /// `None`: none, and the search is exactly as without them.
+    pub endgames: Option<Arc<Tablebase>>,
 }
 
 /// The evaluations `Options::set_eval` knows, in the order they are listed.
@@ -73,6 +77,20 @@ impl Options {
         Ok(())
     }
 
+    /// Reads solved endings from the table files in `dir` (listed now,
+    /// each read when first needed); an empty `dir`: none.
+    pub fn set_endgame_path(&mut self, dir: &str) -> Result<(), TableError> {
+        self.endgames = if dir.is_empty() {
+            None
+        } else {
+            Some(Arc::new(Tablebase::open(
+                std::path::Path::new(dir),
+                DEFAULT_BUDGET,
+            )?))
+        };
+        Ok(())
+    }
+
     /// Evaluates with the network in `path` (a candidate not built in).
     pub fn set_eval_file(&mut self, path: &str) -> Result<(), LoadError> {
         self.net = Some(nnue::load(std::path::Path::new(path))?);
@@ -99,6 +117,7 @@ impl Default for Options {
             weights: Weights::tuned(),
             net,
             eval_name,
+            endgames: None,
         }
     }
 }
@@ -210,6 +229,12 @@ impl Engine {
             variety: level.variety,
             variety_until_move: level.variety_until_move,
             seed: self.seed,
+            // Levels 1-9 keep their measured strength: no tables.
+            endgames: if self.options.level < 10 {
+                None
+            } else {
+                self.options.endgames.clone()
+            },
         };
         (limits, config)
     }

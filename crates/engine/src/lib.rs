@@ -4,6 +4,7 @@
 //! Matches, tuning and statistics live in `legion-lab`.
 
 pub mod bench;
+pub mod endgames;
 pub mod engine;
 pub mod eval;
 pub mod levels;

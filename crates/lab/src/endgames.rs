@@ -31,63 +31,12 @@
 //! result and the distance to the end, then for DTZ.
 
 use std::collections::HashMap;
-use std::fmt;
-use std::str::FromStr;
+use std::path::Path;
 use std::time::Instant;
 
-use legion_rules::{Board, Color, MoveList, Piece, Position, PositionBuilder, Role, Square};
-
-/// Free Legion pieces (men and Tamas) stand on the 32 dark squares (1.4).
-const DARK_SQUARES: usize = 32;
-/// Kinds of thing on a square, per side: K Q R B N, each alone or holding
-/// a man or a Tama (1.5), then a free man, a free Tama.
-const KINDS_PER_SIDE: usize = 17;
-const KINDS: usize = 2 * KINDS_PER_SIDE;
-/// The most pieces (constructs counted once) an ending may have.
-pub const MAX_UNITS: usize = 6;
-/// The largest index the solver takes on: 2^25 placements (four pieces
-/// at most; the move graph of a larger ending outgrows 24 GiB).
-pub const MAX_INDEX: u64 = 1 << 25;
-/// The order in which pieces are written, as `tools/strength/endings.py`
-/// writes them.
-const ORDER: &str = "KQRBNTM";
-
-/// A material string that cannot be read, or an ending too large to solve.
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-pub enum MaterialError {
-    /// No ` vs ` between the two sides.
-    #[error("'{0}': write White's pieces, 'vs', then Black's, e.g. 'KT vs K'")]
-    NoVs(String),
-    /// A letter that is not one of `K Q R B N M T`.
-    #[error("'{letter}' is not a piece letter (upper case K Q R B N M T, 6.2)")]
-    UnknownLetter {
-        /// The letter.
-        letter: char,
-    },
-    /// A prisoner after a man or a Tama, or a `/` with nothing after it.
-    #[error("'{0}': only a chess piece holds a prisoner, written like R/M (1.5)")]
-    BadConstruct(String),
-    /// A prisoner that is not a man or a Tama.
-    #[error("'{0}': a prisoner is an enemy man or Tama, written like R/M or R/T (1.5)")]
-    BadPrisoner(String),
-    /// Two Kings on one side.
-    #[error("{0} has more than one King (1.3)")]
-    TwoKings(&'static str),
-    /// More pieces than the solver takes on.
-    #[error("{0} pieces: the solver takes at most {MAX_UNITS}")]
-    TooManyPieces(usize),
-    /// More pieces than squares.
-    #[error("{0} pieces do not fit on 64 squares (1.1, 1.5)")]
-    MoreThanTheBoard(usize),
-    /// More placements than the solver takes on.
-    #[error("{material} has {size} placements: the solver takes at most {MAX_INDEX}")]
-    TooLarge {
-        /// The ending.
-        material: String,
-        /// Its number of placements with either side to move.
-        size: u64,
-    },
-}
+use legion_engine::endgames::{Layout, Stored, TableError, write_table};
+pub use legion_engine::endgames::{MAX_INDEX, MAX_UNITS, Material, MaterialError, Value};
+use legion_rules::{MoveList, Position};
 
 /// What went wrong while solving.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -122,397 +71,6 @@ pub enum VerifyError {
     /// A value and the values of the position's moves disagree: a bug.
     #[error("{0}")]
     Disagrees(String),
-}
-
-/// One thing standing on a square: a piece, or a construct (1.5).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-struct Unit {
-    color: Color,
-    role: Role,
-    prisoner: Option<Role>,
-}
-
-impl Unit {
-    fn kind(self) -> usize {
-        let k = match self.role {
-            Role::Man => 15,
-            Role::Tama => 16,
-            r => {
-                r.index() * 3
-                    + match self.prisoner {
-                        None => 0,
-                        Some(Role::Tama) => 2,
-                        Some(_) => 1,
-                    }
-            }
-        };
-        self.color.index() * KINDS_PER_SIDE + k
-    }
-
-    fn of_kind(kind: usize) -> Unit {
-        let color = if kind < KINDS_PER_SIDE {
-            Color::White
-        } else {
-            Color::Black
-        };
-        let k = kind % KINDS_PER_SIDE;
-        let (role, prisoner) = match k {
-            15 => (Role::Man, None),
-            16 => (Role::Tama, None),
-            _ => (
-                Role::ALL[k / 3],
-                [None, Some(Role::Man), Some(Role::Tama)][k % 3],
-            ),
-        };
-        Unit {
-            color,
-            role,
-            prisoner,
-        }
-    }
-
-    /// Free men and Tamas stand on dark squares only (1.4).
-    fn dark_only(self) -> bool {
-        self.role.is_legion()
-    }
-
-    fn text(self) -> String {
-        let mut s = self.role.upper_char().to_string();
-        if let Some(p) = self.prisoner {
-            s.push('/');
-            s.push(p.upper_char());
-        }
-        s
-    }
-}
-
-/// The pieces of an ending: how many of each kind (constructs apart) each
-/// side has. Written like `KR/M vs KT`: White first, letters of 6.2,
-/// a construct as Captor/prisoner; `-` for a side with nothing.
-#[derive(Clone, Copy, PartialEq, Eq, Hash)]
-pub struct Material {
-    counts: [u8; KINDS],
-}
-
-impl Material {
-    /// The material on a board.
-    pub fn of(board: &Board) -> Material {
-        let mut counts = [0u8; KINDS];
-        for sq in board.occupied() {
-            if let Some(o) = board.occupant(sq) {
-                let u = Unit {
-                    color: o.piece.color,
-                    role: o.piece.role,
-                    prisoner: o.prisoner,
-                };
-                counts[u.kind()] = counts[u.kind()].saturating_add(1);
-            }
-        }
-        Material { counts }
-    }
-
-    /// Pieces on the board, a construct counting once.
-    pub fn units(&self) -> usize {
-        self.counts.iter().map(|&c| c as usize).sum()
-    }
-
-    /// The same ending with the colours exchanged (not the same positions:
-    /// men move the other way).
-    pub fn flipped(&self) -> Material {
-        let mut counts = [0u8; KINDS];
-        counts[..KINDS_PER_SIDE].copy_from_slice(&self.counts[KINDS_PER_SIDE..]);
-        counts[KINDS_PER_SIDE..].copy_from_slice(&self.counts[..KINDS_PER_SIDE]);
-        Material { counts }
-    }
-
-    fn side_text(&self, color: Color) -> String {
-        let mut units: Vec<String> = Vec::new();
-        for k in 0..KINDS_PER_SIDE {
-            let kind = color.index() * KINDS_PER_SIDE + k;
-            for _ in 0..self.counts[kind] {
-                units.push(Unit::of_kind(kind).text());
-            }
-        }
-        units.sort_by_key(|u| {
-            let first = u.chars().next().unwrap_or('K');
-            (ORDER.find(first).unwrap_or(0), u.clone())
-        });
-        if units.is_empty() {
-            "-".to_string()
-        } else {
-            units.concat()
-        }
-    }
-
-    /// Number of placements (both sides to move) the index covers.
-    pub fn index_size(&self) -> u64 {
-        let mut size: u64 = 2;
-        for kind in 0..KINDS {
-            let radix = if Unit::of_kind(kind).dark_only() {
-                DARK_SQUARES as u64
-            } else {
-                64
-            };
-            for _ in 0..self.counts[kind] {
-                size = size.saturating_mul(radix);
-            }
-        }
-        size
-    }
-}
-
-impl fmt::Display for Material {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(
-            f,
-            "{} vs {}",
-            self.side_text(Color::White),
-            self.side_text(Color::Black)
-        )
-    }
-}
-
-impl fmt::Debug for Material {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "Material({self})")
-    }
-}
-
-fn parse_side(text: &str, color: Color, counts: &mut [u8; KINDS]) -> Result<(), MaterialError> {
-    let text = text.trim();
-    if text == "-" {
-        return Ok(());
-    }
-    let chars: Vec<char> = text.chars().filter(|c| !c.is_whitespace()).collect();
-    let mut i = 0;
-    while i < chars.len() {
-        let c = chars[i];
-        let role = match Role::from_char(c) {
-            Some(r) if c.is_ascii_uppercase() => r,
-            _ => return Err(MaterialError::UnknownLetter { letter: c }),
-        };
-        let mut prisoner = None;
-        if chars.get(i + 1) == Some(&'/') {
-            let written: String = chars[i..(i + 3).min(chars.len())].iter().collect();
-            if role.is_legion() {
-                return Err(MaterialError::BadConstruct(written));
-            }
-            prisoner = match chars.get(i + 2) {
-                Some('M') => Some(Role::Man),
-                Some('T') => Some(Role::Tama),
-                Some(_) => return Err(MaterialError::BadPrisoner(written)),
-                None => return Err(MaterialError::BadConstruct(written)),
-            };
-            i += 2;
-        }
-        i += 1;
-        let u = Unit {
-            color,
-            role,
-            prisoner,
-        };
-        counts[u.kind()] = counts[u.kind()].saturating_add(1);
-        if counts[u.kind()] as usize > 64 {
-            return Err(MaterialError::MoreThanTheBoard(counts[u.kind()] as usize));
-        }
-    }
-    let kings: usize = (0..3)
-        .map(|p| counts[color.index() * KINDS_PER_SIDE + p] as usize)
-        .sum();
-    if kings > 1 {
-        return Err(MaterialError::TwoKings(color.name()));
-    }
-    Ok(())
-}
-
-impl FromStr for Material {
-    type Err = MaterialError;
-
-    /// Reads `KT vs K`, `KB/M vs KT`, `KT vs -`.
-    fn from_str(s: &str) -> Result<Material, MaterialError> {
-        let parts: Vec<&str> = s.split("vs").collect();
-        if parts.len() != 2 {
-            return Err(MaterialError::NoVs(s.to_string()));
-        }
-        let mut counts = [0u8; KINDS];
-        parse_side(parts[0], Color::White, &mut counts)?;
-        parse_side(parts[1], Color::Black, &mut counts)?;
-        let m = Material { counts };
-        if m.units() > 64 {
-            return Err(MaterialError::MoreThanTheBoard(m.units()));
-        }
-        Ok(m)
-    }
-}
-
-/// The value of a position for the side to move, with the distance in
-/// plies to the end (a position without a legal move for the loser, 5.2),
-/// repetition and the 50-move rule ignored.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Value {
-    /// The side to move wins in this many plies at most, against any defence.
-    Win(u16),
-    /// Neither side can force a win.
-    Draw,
-    /// The side to move loses in this many plies at least, against best play.
-    Loss(u16),
-}
-
-/// A position's [`Value`] as the tables keep it, in 16 bits (one per
-/// placement: a table's size is that of its ending): 0 not yet known, 1 a
-/// draw, `2 + 2d` a win in `d` plies, `3 + 2d` a loss in `d`.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-#[repr(transparent)]
-struct Stored(u16);
-
-impl Stored {
-    /// Not yet known (while solving), or no position (a bad index).
-    const UNKNOWN: Stored = Stored(0);
-    const DRAW: Stored = Stored(1);
-
-    fn of(v: Value) -> Stored {
-        Stored(match v {
-            Value::Draw => 1,
-            Value::Win(d) => 2 + 2 * d,
-            Value::Loss(d) => 3 + 2 * d,
-        })
-    }
-
-    fn value(self) -> Option<Value> {
-        match self.0 {
-            0 => None,
-            1 => Some(Value::Draw),
-            c if c.is_multiple_of(2) => Some(Value::Win((c - 2) / 2)),
-            c => Some(Value::Loss((c - 3) / 2)),
-        }
-    }
-
-    fn is_win(self) -> bool {
-        matches!(self.value(), Some(Value::Win(_)))
-    }
-
-    fn is_loss(self) -> bool {
-        matches!(self.value(), Some(Value::Loss(_)))
-    }
-}
-
-/// Squares of one ending's pieces as an index, and back.
-#[derive(Clone, Debug)]
-struct Layout {
-    /// The kind of each slot, kinds in ascending order.
-    slots: Vec<usize>,
-    /// Where each kind's slots start.
-    first: [usize; KINDS],
-    size: u64,
-}
-
-fn dark_index(sq: Square) -> usize {
-    sq.rank() as usize * 4 + sq.file() as usize / 2
-}
-
-fn dark_square(i: usize) -> Square {
-    let rank = i / 4;
-    let file = 2 * (i % 4) + rank % 2;
-    Square::new((rank * 8 + file) as u8)
-}
-
-impl Layout {
-    fn new(m: &Material) -> Layout {
-        let mut slots = Vec::new();
-        let mut first = [0; KINDS];
-        for (kind, f) in first.iter_mut().enumerate() {
-            *f = slots.len();
-            for _ in 0..m.counts[kind] {
-                slots.push(kind);
-            }
-        }
-        Layout {
-            slots,
-            first,
-            size: m.index_size(),
-        }
-    }
-
-    fn radix(&self, slot: usize) -> u64 {
-        if Unit::of_kind(self.slots[slot]).dark_only() {
-            DARK_SQUARES as u64
-        } else {
-            64
-        }
-    }
-
-    /// The index of a position of this material (squares of like pieces
-    /// ascending).
-    fn index(&self, pos: &Position) -> u64 {
-        let mut coords = [0u64; MAX_UNITS];
-        let mut next = self.first;
-        let board = pos.board();
-        for sq in board.occupied() {
-            if let Some(o) = board.occupant(sq) {
-                let u = Unit {
-                    color: o.piece.color,
-                    role: o.piece.role,
-                    prisoner: o.prisoner,
-                };
-                let kind = u.kind();
-                let slot = next[kind];
-                next[kind] += 1;
-                if slot < MAX_UNITS {
-                    coords[slot] = if u.dark_only() {
-                        dark_index(sq) as u64
-                    } else {
-                        sq.index() as u64
-                    };
-                }
-            }
-        }
-        let mut idx = pos.turn().index() as u64;
-        for (slot, &c) in coords.iter().enumerate().take(self.slots.len()) {
-            idx = idx * self.radix(slot) + c;
-        }
-        idx
-    }
-
-    /// The position of an index, if it is a canonical placement (like
-    /// pieces on ascending squares, no two on one square) that 6.2 accepts
-    /// and whose side to move keeps its King (a mated side to move has
-    /// already lost it, 5.1, and is another ending).
-    fn position(&self, mut idx: u64) -> Option<Position> {
-        let n = self.slots.len();
-        let mut squares = [Square::new(0); MAX_UNITS];
-        for slot in (0..n).rev() {
-            let r = self.radix(slot);
-            let c = (idx % r) as usize;
-            idx /= r;
-            squares[slot] = if r == DARK_SQUARES as u64 {
-                dark_square(c)
-            } else {
-                Square::new(c as u8)
-            };
-        }
-        let turn = if idx == 0 { Color::White } else { Color::Black };
-        let mut used = 0u64;
-        let mut b = PositionBuilder::new();
-        for slot in 0..n {
-            let sq = squares[slot];
-            if used & (1 << sq.index()) != 0 {
-                return None;
-            }
-            used |= 1 << sq.index();
-            if slot > 0 && self.slots[slot - 1] == self.slots[slot] && squares[slot - 1] > sq {
-                return None;
-            }
-            let u = Unit::of_kind(self.slots[slot]);
-            let piece = Piece::new(u.color, u.role);
-            match u.prisoner {
-                Some(p) => b.construct(sq, piece, Piece::new(!u.color, p)),
-                None => b.piece(sq, piece),
-            };
-        }
-        b.turn(turn);
-        let pos = b.build().ok()?;
-        (pos.board().occupied().count() as usize == n).then_some(pos)
-    }
 }
 
 /// One solved ending: the value and the DTZ of every placement.
@@ -594,6 +152,25 @@ impl<'p> Solver<'p> {
         Ok(&self.tables[m].summary)
     }
 
+    /// Writes the table file of every ending solved so far into `dir`
+    /// (named by [`Material::file_name`], format of
+    /// `legion_engine::endgames`), smaller endings first, telling `each`
+    /// of every file and its size in bytes. Returns the bytes written.
+    pub fn write_tables(
+        &self,
+        dir: &Path,
+        mut each: impl FnMut(&Material, u64),
+    ) -> Result<u64, TableError> {
+        let mut total = 0;
+        for m in &self.order {
+            let t = &self.tables[m];
+            let bytes = write_table(&dir.join(m.file_name()), m, &t.values, &t.dtz)?;
+            each(m, bytes);
+            total += bytes;
+        }
+        Ok(total)
+    }
+
     /// Every ending solved so far, smaller ones first.
     pub fn summaries(&self) -> Vec<&Summary> {
         self.order.iter().map(|m| &self.tables[m].summary).collect()
@@ -634,7 +211,7 @@ impl<'p> Solver<'p> {
         let layout = self.tables[m].layout.clone();
         let mut checked = 0;
         let mut list = MoveList::new();
-        for idx in 0..layout.size {
+        for idx in 0..layout.size() {
             let Some(pos) = layout.position(idx) else {
                 continue;
             };
@@ -741,7 +318,7 @@ impl<'p> Solver<'p> {
     /// up there and summarised per position (`Exits`). Then the reverse
     /// edges.
     fn graph(&mut self, m: &Material, layout: &Layout) -> Result<Graph, SolveError> {
-        let n = layout.size as usize;
+        let n = layout.size() as usize;
         let mut node = vec![false; n];
         let mut offsets: Vec<u32> = vec![0; n + 1];
         let mut edges: Vec<Edge> = Vec::new();
@@ -1199,19 +776,6 @@ mod tests {
             err,
             SolveError::Material(MaterialError::TooManyPieces(7))
         ));
-    }
-
-    #[test]
-    fn layout_index_round_trips() {
-        let m: Material = "KT vs K/M".parse().unwrap();
-        let layout = Layout::new(&m);
-        let p = pos("8/8/8/4T3/8/8/8/K1[kM]5 b - 0 1");
-        let i = layout.index(&p);
-        assert_eq!(layout.position(i).unwrap(), p);
-        for i in 0..32 {
-            assert_eq!(dark_index(dark_square(i)), i);
-            assert!(dark_square(i).is_dark());
-        }
     }
 
     #[test]

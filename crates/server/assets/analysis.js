@@ -20,6 +20,7 @@ import { t, tServer, formatNumber } from './i18n.js';
 import { MoveTree, TreeView } from './movetree.js';
 import { NAV_PATHS as NAV_ICONS, pathIcon } from './svg.js';
 import { GameReview } from './gamereview.js';
+import { EndgamePanel } from './endgame.js';
 import { showMove } from './notation.js';
 import { chapterOf, createStudy } from './study-data.js';
 
@@ -71,6 +72,7 @@ export class AnalysisPage {
   /** @type {HTMLElement} */ depth = UNSET;
   /** @type {HTMLElement} */ pv = UNSET;
   /** @type {HTMLElement} */ enginePanel = UNSET;
+  /** @type {EndgamePanel} */ endgame = UNSET;
   /** @type {TreeView} */ treeView = UNSET;
   /** @type {HTMLElement} */ treeActions = UNSET;
   /** @type {HTMLElement} */ judgementNote = UNSET;
@@ -178,6 +180,8 @@ export class AnalysisPage {
         h('span.small', t('analysis.engineTime'))),
       h('div.eval', this.score, this.depth), this.pv);
     this.enginePanel = enginePanel;
+    // The exact value from the server's solved endings, when it has them.
+    this.endgame = new EndgamePanel({ onPlay: (canonical) => this.playLine(this.node, [canonical]) });
 
     // The move tree, its navigation and what may be done with the move shown.
     this.treeView = new TreeView({
@@ -244,7 +248,7 @@ export class AnalysisPage {
     root.append(h('div.analysis-layout',
       h('section.board-col', { 'aria-label': t('game.region.board') }, this.evalBar, boardBox),
       h('aside.side-col', { 'aria-label': t('analysis.region') },
-        h('div.panel', this.status, this.phaseNote, this.error), this.gamePanel, enginePanel, this.playPanel, this.editPanel),
+        h('div.panel', this.status, this.phaseNote, this.error), this.gamePanel, enginePanel, this.endgame.el, this.playPanel, this.editPanel),
       this.review.el));
   }
 
@@ -288,7 +292,8 @@ export class AnalysisPage {
     this.lfenInput.value = lfen;
     this.writeUrl();
     this.treeView.setCurrent(node);
-    this.review.setPly(this.game ? this.gamePly(node) : null);
+    this.review.setPly(this.game ? this.gamePly(node) : null, lfen, this.rules);
+    this.endgame.show(lfen, this.rules);
     this.showTreeActions();
     this.showJudgement();
     const last = node.move;
@@ -828,6 +833,7 @@ export class AnalysisPage {
     this.analysis?.abort();
     this.playPanel.hidden = true;
     this.enginePanel.hidden = true;
+    this.endgame.hide();
     this.review.el.hidden = true;
     this.editPanel.hidden = false;
     this.edit = { board: { ...pos.board }, turn: pos.turn, castling: pos.castling };

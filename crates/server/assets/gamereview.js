@@ -3,12 +3,14 @@
 // POST /api/games/{id}/analysis): a button to ask for it, its progress, and
 // when it is done an evaluation graph over the game (White's winning
 // chances, ply by ply; a click goes to that move), each side's inaccuracies,
-// mistakes and blunders, and a legend of the thresholds.
+// mistakes and blunders, and a legend of the thresholds; for a position
+// of the game that the server's solved endings hold, its exact value.
 
 import { request, ApiError } from './api.js';
 import { h, setText } from './ui.js';
 import { t, formatNumber } from './i18n.js';
 import { showMove } from './notation.js';
+import { EndgamePanel } from './endgame.js';
 
 // The thresholds of docs/API.md: winning chances lost, percentage points.
 // Each class's words are named in full, so that the key check sees them.
@@ -88,8 +90,11 @@ export class GameReview {
     this.gen = 0;
     this.destroyed = false;
     this.body = h('div.review-body');
+    // The solved endings' value of the move shown (the analysis board
+    // lists its moves' values).
+    this.endgame = new EndgamePanel({ moves: false });
     this.el = h('section.panel.review-panel', { 'aria-labelledby': 'review-title', 'data-review': '' },
-      h('h2.review-title', { id: 'review-title' }, t('analysis.review.title')), this.body);
+      h('h2.review-title', { id: 'review-title' }, t('analysis.review.title')), this.body, this.endgame.el);
     this.el.hidden = true;
   }
 
@@ -252,10 +257,16 @@ export class GameReview {
     return h('div.graph-box', g, tip);
   }
 
-  /** Marks ply `ply` of the game on the graph (null: none). @param {number | null} ply */
-  setPly(ply) {
+  /**
+   * Marks ply `ply` of the game on the graph (null: none), and shows the
+   * solved endings' value of its position `lfen` under `rules`, if any.
+   * @param {number | null} ply @param {string} [lfen] @param {string} [rules]
+   */
+  setPly(ply, lfen, rules) {
     this.ply = ply;
     this.drawCursor();
+    if (ply !== null && lfen && rules && this.id) this.endgame.show(lfen, rules);
+    else this.endgame.hide();
   }
 
   drawCursor() {

@@ -48,6 +48,8 @@ pub enum ServerError {
     Listen { port: u16, source: std::io::Error },
     #[error("the server stopped: {0}")]
     Serve(std::io::Error),
+    #[error("the endgame tables: {0}")]
+    Endgames(#[from] legion_engine::endgames::TableError),
 }
 
 pub struct Config {
@@ -64,6 +66,8 @@ pub struct Config {
     pub public: bool,
     pub site: Site,
     pub limits: Limits,
+    /// The folder of solved endings' tables (`--endgames`), if any.
+    pub endgames: Option<PathBuf>,
 }
 
 impl Config {
@@ -78,6 +82,7 @@ impl Config {
             public: false,
             site: Site::default(),
             limits: Limits::default(),
+            endgames: None,
         }
     }
 }
@@ -117,6 +122,15 @@ impl Config {
 
 /// Opens the database and builds the app (for tests and `serve`).
 pub async fn app(config: &Config) -> Result<Built, ServerError> {
+    // Listed now (a wrong folder stops the start, with why); each table
+    // is read when first asked for.
+    let endgames = match &config.endgames {
+        Some(dir) => Some(Arc::new(legion_engine::endgames::Tablebase::open(
+            dir,
+            legion_engine::endgames::DEFAULT_BUDGET,
+        )?)),
+        None => None,
+    };
     let store = Arc::new(Store::open(&config.database()).await?);
     // The committed puzzles (issue 21): added once, kept with their ratings.
     let committed = puzzles::committed().map_err(ServerError::Puzzles)?;
@@ -136,6 +150,10 @@ pub async fn app(config: &Config) -> Result<Built, ServerError> {
         config.engine_movetime,
         l.first_move,
     );
+    if let Some(tb) = &endgames {
+        // Set once, here, on a hub just made: it cannot be set already.
+        let _ = hub.endgames.set(tb.clone());
+    }
     let (stopping, shutdown) = watch::channel(false);
     let lobby = lobby::Lobby::new(hub.clone());
     let app = App {
@@ -151,6 +169,12 @@ pub async fn app(config: &Config) -> Result<Built, ServerError> {
             l.analyses_per_minute,
             l.analyses_burst,
             "server.what_analyses",
+        )),
+        endgames,
+        endgames_rate: Arc::new(Rate::new(
+            l.analyses_per_minute,
+            l.analyses_burst,
+            "server.what_endgames",
         )),
         sockets: Sockets::new(l.sockets_total, l.sockets_per_client),
         shutdown,

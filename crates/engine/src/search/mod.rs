@@ -21,6 +21,7 @@
 //!   no chess piece besides its King (draughts-like positions are full of
 //!   zugzwang).
 
+mod endgames;
 mod ordering;
 mod pruning;
 mod searcher;
@@ -33,6 +34,7 @@ use std::time::{Duration, Instant};
 
 use legion_rules::{Game, Move, Position};
 
+use crate::endgames::Tablebase;
 use crate::eval::Weights;
 use crate::nnue::Network;
 use crate::tt::Table;
@@ -77,6 +79,11 @@ pub struct Config {
     /// Apply `variety` only before this full-move number (0: always).
     pub variety_until_move: u32,
     pub seed: u64,
+    /// Solved endings: the root keeps the moves that keep the best value
+    /// by the tables (DTZ for the 50-move rule, 5.3), and the search
+    /// scores a position inside them by its table value. `None`: the
+    /// search is exactly as without (bench signatures unchanged).
+    pub endgames: Option<Arc<Tablebase>>,
 }
 
 impl Default for Config {
@@ -91,6 +98,7 @@ impl Default for Config {
             variety: 0,
             variety_until_move: 0,
             seed: 0x1E61_0000_0000_0001,
+            endgames: None,
         }
     }
 }
@@ -139,6 +147,15 @@ pub fn search(
     stop: &AtomicBool,
     info: &mut dyn FnMut(&Info),
 ) -> Outcome {
+    if let Some(tb) = config.endgames.as_deref()
+        && let Some(keep) = endgames::root_moves(tb, pos, &limits.searchmoves)
+    {
+        let limits = Limits {
+            searchmoves: keep,
+            ..limits.clone()
+        };
+        return threads::run(pos, history, &limits, config, tt, stop, info);
+    }
     threads::run(pos, history, limits, config, tt, stop, info)
 }
 

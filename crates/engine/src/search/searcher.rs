@@ -350,6 +350,12 @@ impl<'a> Searcher<'a> {
         if alpha >= beta {
             return alpha;
         }
+        // A solved ending: its value is exact (no tables: never taken).
+        if let Some(tb) = self.config.endgames.as_deref()
+            && let Some(s) = super::endgames::score(tb, pos, ply)
+        {
+            return s;
+        }
 
         let key = pos.hash();
         let tt_entry = self.shared.tt.probe(key);

@@ -68,6 +68,9 @@ pub enum ProtocolError {
     /// engine reads.
     #[error("option EvalFile: {0}")]
     EvalFile(LoadError),
+    /// `setoption name EndgamePath` with a folder that cannot be listed.
+    #[error("option EndgamePath: {0}")]
+    EndgamePath(crate::endgames::TableError),
     /// A check or combo option's value that is none of its choices.
     #[error("option {option} takes {choices}, not '{value}'")]
     BadChoice {

@@ -145,6 +145,16 @@ pub(super) const OPTIONS: &[UciOption] = &[
             },
         },
     },
+    UciOption {
+        name: "EndgamePath",
+        kind: Kind::Text {
+            apply: |s, path| {
+                s.engine
+                    .set_endgame_path(path)
+                    .map_err(ProtocolError::EndgamePath)
+            },
+        },
+    },
 ];
 
 /// `Eval`: the evaluation by name, the built-in network read by
@@ -247,7 +257,7 @@ mod tests {
 
     /// The `uci` answer's option lines, as docs/PROTOCOL.md has listed
     /// them since the options were added.
-    const LISTED: [&str; 8] = [
+    const LISTED: [&str; 9] = [
         "option name Threads type spin default 1 min 1 max 64",
         "option name Hash type spin default 64 min 1 max 4096",
         "option name Level type spin default 10 min 1 max 10",
@@ -256,6 +266,7 @@ mod tests {
         "option name MultiPV type spin default 1 min 1 max 16",
         "option name Ponder type check default false",
         "option name EvalFile type string default <empty>",
+        "option name EndgamePath type string default <empty>",
     ];
 
     #[test]

@@ -159,21 +159,18 @@ impl Hub {
         lines: usize,
         client: ClientKey,
     ) -> CoreResult<Vec<Outcome>> {
+        // With the server's solved endings, if it has them.
+        let config = Config {
+            endgames: self.endgames.get().cloned(),
+            ..Config::default()
+        };
         let ticket = self.pool.submit(Priority::Analysis, client, move |stop| {
             let limits = Limits {
                 movetime: Some(movetime),
                 ..Limits::default()
             };
             let table = Table::new(ANALYSIS_TABLE_MB);
-            legion_engine::search::lines(
-                &pos,
-                &[],
-                &limits,
-                &Config::default(),
-                &table,
-                stop,
-                lines,
-            )
+            legion_engine::search::lines(&pos, &[], &limits, &config, &table, stop, lines)
         })?;
         Ok(ticket.result().await?)
     }

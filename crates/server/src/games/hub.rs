@@ -65,6 +65,9 @@ pub struct Hub {
     /// Each move after which an account is to move (issue 20: "your
     /// turn" notices, sent on by the lobby).
     pub(crate) turns: tokio::sync::broadcast::Sender<YourTurn>,
+    /// Solved endings (`--endgames`), set once at start: analyses
+    /// (`POST /api/analyse`) search with them.
+    pub(crate) endgames: std::sync::OnceLock<Arc<legion_engine::endgames::Tablebase>>,
 }
 
 /// An account is to move in a game: the move just made was its opponent's.
@@ -193,6 +196,7 @@ impl Hub {
             turns: tokio::sync::broadcast::channel(256).0,
             chat: Default::default(),
             tv: Default::default(),
+            endgames: Default::default(),
         })
     }
 

@@ -32,7 +32,7 @@ use crate::games::view;
 use crate::http::error::{ApiError, ApiResult};
 use crate::http::guard::{Edge, Site};
 use crate::http::limits::{Client, Limits, Rate, Sockets};
-use crate::http::{account, assets, chat, lobby, profiles, puzzles, studies, ws};
+use crate::http::{account, assets, chat, endgames, lobby, profiles, puzzles, studies, ws};
 use crate::i18n::reading;
 use crate::i18n::{self, Lang};
 use crate::studies::model::MAX_STUDY_BYTES;
@@ -52,6 +52,10 @@ pub struct App {
     pub limits: Arc<Limits>,
     pub new_games: Arc<Rate>,
     pub analyses: Arc<Rate>,
+    /// Solved endings (`--endgames`), if the server has them.
+    pub endgames: Option<Arc<legion_engine::endgames::Tablebase>>,
+    /// `GET /api/endgame` per client, as analyses.
+    pub endgames_rate: Arc<Rate>,
     pub sockets: Arc<Sockets>,
     /// Turns true when the server stops (sockets close with 1001).
     pub shutdown: watch::Receiver<bool>,
@@ -241,6 +245,7 @@ pub fn router(app: App, site: Site) -> Router {
         .route("/api/position", post(position))
         .route("/api/explain", post(explain))
         .route("/api/analyse", post(analyse))
+        .route("/api/endgame", get(endgames::endgame))
         .route("/api/records/parse", post(parse_record))
         .fallback(not_found)
         .layer(DefaultBodyLimit::max(MAX_BODY))
@@ -382,7 +387,7 @@ fn parse_rules(name: Option<&str>) -> ApiResult<legion_rules::Rules> {
     })
 }
 
-fn read_position(lfen: &str, rules: legion_rules::Rules) -> ApiResult<Position> {
+pub(crate) fn read_position(lfen: &str, rules: legion_rules::Rules) -> ApiResult<Position> {
     if lfen.len() > MAX_LFEN {
         return Err(ApiError::said(
             StatusCode::BAD_REQUEST,

@@ -7,6 +7,7 @@ pub mod api;
 pub mod assets;
 pub mod chat;
 pub mod conn;
+pub mod endgames;
 pub mod error;
 pub mod guard;
 pub mod limits;

@@ -1,0 +1,133 @@
+//! `GET /api/endgame?lfen=…` (docs/API.md): the exact value of a position
+//! with few pieces from the solved endings the server was given
+//! (`legion serve --endgames DIR`), with every legal move's value, as
+//! lichess's tablebase answers. Tables are read on demand, off the async
+//! threads; the answers are rate-limited per client like analyses.
+
+use std::collections::HashMap;
+use std::sync::Arc;
+
+use axum::extract::rejection::QueryRejection;
+use axum::extract::{Query, State};
+use axum::http::StatusCode;
+use axum::response::{IntoResponse, Response};
+use legion_engine::endgames::{Probe, ProbeError, Tablebase, Value};
+use legion_rules::notation::{canonical, human};
+use legion_rules::{Position, Rules};
+use serde_json::{Value as Json, json};
+
+use crate::http::api::{App, read_position};
+use crate::http::error::{ApiError, ApiResult};
+use crate::http::limits::Client;
+use crate::i18n::Text;
+
+/// `win`, `draw` or `loss`, and the plies to the end (none for a draw).
+fn category(v: Value) -> (&'static str, Option<u16>) {
+    match v {
+        Value::Win(d) => ("win", Some(d)),
+        Value::Draw => ("draw", None),
+        Value::Loss(d) => ("loss", Some(d)),
+    }
+}
+
+/// The refusal for a position the tables do not answer for.
+fn not_answered(e: ProbeError) -> ApiError {
+    let not_found = |t: Text| ApiError::said(StatusCode::NOT_FOUND, t);
+    match e {
+        ProbeError::TooManyPieces { pieces, max } => not_found(
+            Text::new("server.endgame_too_many")
+                .arg("pieces", pieces)
+                .arg("max", max),
+        ),
+        ProbeError::Missing(material) => {
+            not_found(Text::new("server.endgame_missing").arg("material", material))
+        }
+        ProbeError::NotCovered(_) => not_found(Text::new("server.endgame_not_covered")),
+        // A damaged or unreadable table is the host's problem: logged.
+        ProbeError::Table(e) => ApiError::internal(e),
+    }
+}
+
+/// One legal move's value for the side making it, and its ordering key
+/// (best first: wins by fewest plies to a reset, then draws, then losses
+/// by most).
+fn move_entry(pos: &Position, mv: legion_rules::Move, after: Probe) -> ((u8, i32, i32), Json) {
+    let child = pos.after(mv);
+    let resets = child.halfmove_clock() == 0;
+    let dtz = if resets { 1 } else { after.dtz as i32 + 1 };
+    let mine = after.value.before();
+    let (cat, plies) = category(mine);
+    let key = match mine {
+        Value::Win(d) => (2, -dtz, -(d as i32)),
+        Value::Draw => (1, 0, 0),
+        Value::Loss(d) => (0, dtz, d as i32),
+    };
+    let entry = json!({
+        "canonical": canonical(pos, mv),
+        "human": human(pos, mv),
+        "category": cat,
+        "plies": plies,
+        "dtz": if cat == "draw" { 0 } else { dtz },
+        "resets_clock": resets,
+        "fifty_move_rule": after.fifty_move_rule_matters(child.halfmove_clock()),
+    });
+    (key, entry)
+}
+
+/// The whole answer for `pos`, computed on a blocking thread.
+fn answer(tb: &Tablebase, pos: &Position) -> Result<Json, ProbeError> {
+    let probe = tb.probe(pos)?;
+    let mut moves: Vec<((u8, i32, i32), Json)> = tb
+        .probe_moves(pos)?
+        .into_iter()
+        .map(|(mv, p)| move_entry(pos, mv, p))
+        .collect();
+    moves.sort_by_key(|m| std::cmp::Reverse(m.0));
+    let (cat, plies) = category(probe.value);
+    Ok(json!({
+        "lfen": pos.to_lfen(),
+        "material": legion_engine::endgames::Material::of(pos.board()).to_string(),
+        "turn": if pos.turn() == legion_rules::Color::White { "w" } else { "b" },
+        "category": cat,
+        "plies": plies,
+        "dtz": probe.dtz,
+        "halfmove_clock": pos.halfmove_clock(),
+        "fifty_move_rule": probe.fifty_move_rule_matters(pos.halfmove_clock()),
+        "moves": moves.into_iter().map(|(_, m)| m).collect::<Vec<_>>(),
+    }))
+}
+
+pub async fn endgame(
+    State(app): State<App>,
+    client: Client,
+    q: Result<Query<HashMap<String, String>>, QueryRejection>,
+) -> ApiResult<Response> {
+    let Query(q) = q.map_err(|e| ApiError::bad_request(e.body_text()))?;
+    let lfen = q
+        .get("lfen")
+        .ok_or_else(|| ApiError::bad_request("missing query parameter `lfen`"))?;
+    // The tables are for the default rules (5.1, 5.4).
+    let pos = read_position(lfen, Rules::DEFAULT)?;
+    let Some(tb) = app.endgames.clone() else {
+        return Err(ApiError::said(
+            StatusCode::NOT_FOUND,
+            Text::new("server.endgames_off"),
+        ));
+    };
+    // Refused before any work (and before the rate is spent) when the
+    // tables cannot hold it.
+    let pieces = pos.board().occupied().count() as usize;
+    if pieces > tb.max_units() {
+        return Err(not_answered(ProbeError::TooManyPieces {
+            pieces,
+            max: tb.max_units(),
+        }));
+    }
+    app.endgames_rate.check(client)?;
+    let tb: Arc<Tablebase> = tb;
+    let json = tokio::task::spawn_blocking(move || answer(&tb, &pos))
+        .await
+        .map_err(ApiError::internal)?
+        .map_err(not_answered)?;
+    Ok(axum::Json(json).into_response())
+}
