@@ -98,6 +98,8 @@ class Trainer {
     /** @type {ReturnType<typeof setTimeout> | undefined} */
     this.timer = undefined;
     this.theme = new URLSearchParams(location.search).get('theme') || '';
+    /** @type {Board} made by build() */
+    this.board = /** @type {any} */ (null);
     this.build(root);
     this.load();
   }
