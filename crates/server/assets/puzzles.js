@@ -304,9 +304,9 @@ class Trainer {
   async alsoMates(m, expected) {
     const p = this.puzzle;
     if (!p || this.ply !== p.moves.length - 1 || !p.themes.includes('phaseOneMate')) return false;
-    const solver = p.solver === 'black' ? 'w' : 'b';
+    const opponent = p.solver === 'black' ? 'w' : 'b';
     const after = await this.position(m.lfen);
-    return !!after && after.kings && after.kings[solver] === false && !!expected;
+    return !!after && after.kings && after.kings[opponent] === false && !!expected;
   }
 
   retry() {

@@ -135,7 +135,7 @@ pub async fn app(config: &Config) -> Result<Built, ServerError> {
     // The committed puzzles (issue 21): added once, kept with their ratings.
     let committed = puzzles::committed().map_err(ServerError::Puzzles)?;
     store
-        .seed_puzzles(&puzzles::committed_hash(), committed, puzzles::now_ms())
+        .seed_puzzles(&puzzles::committed_hash(), committed, games::ids::now_ms())
         .await?;
     let accounts = Arc::new(players::accounts::Accounts::new(
         store.clone(),

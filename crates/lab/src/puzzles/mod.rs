@@ -77,15 +77,17 @@ impl Puzzle {
     }
 }
 
-/// FNV-1a of the placement and the moves, written in base 36: stable
-/// across runs and machines.
+/// FNV-1a, 64 bits: a hash stable across runs and machines.
+pub fn fnv1a(bytes: impl IntoIterator<Item = u8>) -> u64 {
+    bytes.into_iter().fold(0xcbf2_9ce4_8422_2325, |h, b| {
+        (h ^ u64::from(b)).wrapping_mul(0x0000_0100_0000_01b3)
+    })
+}
+
+/// FNV-1a of the placement and the moves, written in base 36.
 pub fn puzzle_id(lfen: &str, moves: &[String]) -> String {
     let placement = lfen.split(' ').take(3).collect::<Vec<_>>().join(" ");
-    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
-    for b in placement.bytes().chain(moves.join(" ").bytes()) {
-        h ^= u64::from(b);
-        h = h.wrapping_mul(0x0000_0100_0000_01b3);
-    }
+    let h = fnv1a(placement.bytes().chain(moves.join(" ").bytes()));
     const DIGITS: &[u8] = b"0123456789abcdefghijklmnopqrstuvwxyz";
     (0..7)
         .map(|i| DIGITS[((h >> (i * 9)) % 36) as usize] as char)

@@ -37,7 +37,7 @@ async fn named(app: &App, name: &str) -> ApiResult<AccountRow> {
 }
 
 /// Answers that change with every game are not to be kept by caches.
-fn fresh(mut r: Response) -> Response {
+pub(crate) fn fresh(mut r: Response) -> Response {
     r.headers_mut()
         .insert(header::CACHE_CONTROL, HeaderValue::from_static("no-cache"));
     r

@@ -7,17 +7,19 @@ use std::collections::HashMap;
 use axum::body::Bytes;
 use axum::extract::rejection::{BytesRejection, QueryRejection};
 use axum::extract::{Path, Query, State};
-use axum::http::{HeaderMap, HeaderValue, StatusCode, header};
+use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
 use serde::Deserialize;
 use serde_json::json;
 
-use crate::http::account::session_of;
+use crate::games::ids::now_ms;
+use crate::games::seats::Who;
 use crate::http::api::{App, body};
 use crate::http::error::{ApiError, ApiResult};
 use crate::http::limits::Client;
+use crate::http::profiles::fresh;
 use crate::i18n::Text;
-use crate::puzzles::{self, PuzzleRefusal, now_ms};
+use crate::puzzles::{self, PuzzleRefusal};
 
 impl From<PuzzleRefusal> for ApiError {
     fn from(e: PuzzleRefusal) -> ApiError {
@@ -42,27 +44,12 @@ impl From<PuzzleRefusal> for ApiError {
     }
 }
 
-/// Answers that change with every attempt are not to be kept by caches.
-fn fresh(mut r: Response) -> Response {
-    r.headers_mut()
-        .insert(header::CACHE_CONTROL, HeaderValue::from_static("no-cache"));
-    r
-}
-
-async fn account(app: &App, headers: &HeaderMap) -> ApiResult<Option<crate::games::ids::UserId>> {
-    Ok(app
-        .accounts
-        .signed_in(session_of(headers).as_ref())
-        .await?
-        .map(|s| s.account))
-}
-
 /// `GET /api/puzzles/next?theme=…&rating=…`: a signed-in player's next
 /// puzzle is near their puzzle rating and not tried before; a visitor's
 /// near `rating` (the browser's score; 1500 without one).
 pub async fn next(
     State(app): State<App>,
-    headers: HeaderMap,
+    who: Who,
     q: Result<Query<HashMap<String, String>>, QueryRejection>,
 ) -> ApiResult<Response> {
     let Query(q) = q.map_err(|e| ApiError::bad_request(e.body_text()))?;
@@ -70,7 +57,7 @@ pub async fn next(
         Some(t) => Some(puzzles::theme(t)?),
         None => None,
     };
-    let account = account(&app, &headers).await?;
+    let account = who.user;
     let rating = match account {
         Some(a) => puzzles::player(&app.hub.store, a).await?.0.rating,
         None => match q.get("rating").filter(|r| !r.is_empty()) {
@@ -104,8 +91,8 @@ pub async fn themes(State(app): State<App>) -> ApiResult<Response> {
 }
 
 /// `GET /api/account/puzzles`: the signed-in player's puzzle rating.
-pub async fn mine(State(app): State<App>, headers: HeaderMap) -> ApiResult<Response> {
-    let Some(a) = account(&app, &headers).await? else {
+pub async fn mine(State(app): State<App>, who: Who) -> ApiResult<Response> {
+    let Some(a) = who.user else {
         return Err(ApiError::said(
             StatusCode::UNAUTHORIZED,
             Text::new("server.not_signed_in"),
@@ -140,7 +127,7 @@ struct VisitorRating {
 pub async fn attempt(
     State(app): State<App>,
     client: Client,
-    headers: HeaderMap,
+    who: Who,
     Path(id): Path<String>,
     b: Result<Bytes, BytesRejection>,
 ) -> ApiResult<Response> {
@@ -150,7 +137,6 @@ pub async fn attempt(
         Some(r) => Some(puzzles::browser_rating(r.rating, r.rd, r.volatility)?),
         None => None,
     };
-    let account = account(&app, &headers).await?;
-    let done = puzzles::attempt(&app.hub.store, &id, req.win, account, visitor, now_ms()).await?;
+    let done = puzzles::attempt(&app.hub.store, &id, req.win, who.user, visitor, now_ms()).await?;
     Ok(fresh(axum::Json(done).into_response()))
 }

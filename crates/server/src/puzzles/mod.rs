@@ -149,19 +149,7 @@ pub fn committed() -> Result<Vec<PuzzleRow>, String> {
 /// a new file is added once (its new puzzles; kept ones keep their
 /// ratings).
 pub fn committed_hash() -> String {
-    let h = mined::COMMITTED
-        .bytes()
-        .fold(0xcbf2_9ce4_8422_2325_u64, |h, b| {
-            (h ^ u64::from(b)).wrapping_mul(0x0000_0100_0000_01b3)
-        });
-    format!("committed-{h:016x}")
-}
-
-/// Now, in unix milliseconds.
-pub fn now_ms() -> i64 {
-    std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .map_or(0, |d| d.as_millis() as i64)
+    format!("committed-{:016x}", mined::fnv1a(mined::COMMITTED.bytes()))
 }
 
 /// A theme key from a request.

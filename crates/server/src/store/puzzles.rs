@@ -242,11 +242,12 @@ fn sqlite_attempt(s: &SqliteStore, (a, rate): (Attempt, Rate)) -> Result<Attempt
     })
 }
 
-/// A player's first puzzle is rated from Glicko-2's start.
+/// A player's first puzzle is rated from Glicko-2's start, as a new
+/// player's first game.
 pub const NEW_PLAYER: Glicko = Glicko {
-    rating: 1500.0,
-    rd: 350.0,
-    volatility: 0.06,
+    rating: crate::players::ratings::START.0,
+    rd: crate::players::ratings::START.1,
+    volatility: crate::players::ratings::START.2,
 };
 
 fn pg_glicko(r: &sqlx::postgres::PgRow) -> Result<Glicko, sqlx::Error> {
