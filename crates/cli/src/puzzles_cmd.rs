@@ -60,6 +60,16 @@ struct GenerateArgs {
     /// Nodes of the deeper check of every solver move.
     #[arg(long, default_value_t = Settings::default().verify_nodes)]
     verify_nodes: u64,
+    /// Setting moves tried at each position besides the game's own: the
+    /// mover's best moves at --tempting-depth (0: the game's moves only).
+    #[arg(long, default_value_t = Settings::default().tempting)]
+    tempting: usize,
+    /// Depth of the search that chooses the tempting moves.
+    #[arg(long, default_value_t = Settings::default().tempting_depth)]
+    tempting_depth: i32,
+    /// Say on standard error why each candidate was kept or left.
+    #[arg(long)]
+    trace: bool,
     /// The mining file (puzzle rows and `# game N` lines).
     #[arg(long)]
     out: PathBuf,
@@ -106,6 +116,9 @@ fn generate(a: GenerateArgs) -> Result<(), Failure> {
         scan_nodes: a.scan_nodes,
         line_nodes: a.line_nodes,
         verify_nodes: a.verify_nodes,
+        tempting: a.tempting,
+        tempting_depth: a.tempting_depth,
+        trace: a.trace,
         ..Settings::default()
     };
     let bar = ProgressBar::new(0);

@@ -135,7 +135,11 @@ fn the_miner_finds_the_skewer_after_the_queens_blunder() {
         &Source {
             name: "test/skewer".into(),
         },
-        &Settings::default(),
+        // The game's own moves only: the mistake is the one played.
+        &Settings {
+            tempting: 0,
+            ..Settings::default()
+        },
     );
     assert_eq!(found.len(), 1, "{found:?}");
     let p = &found[0];
@@ -151,6 +155,54 @@ fn the_miner_finds_the_skewer_after_the_queens_blunder() {
     assert_eq!(p.themes, vec![Theme::Crushing, Theme::Short]);
     assert_eq!(p.game, "test/skewer#1");
     assert!((600.0..=2600.0).contains(&p.rating));
+}
+
+#[test]
+fn the_miner_tries_the_moves_a_player_might_have_made() {
+    // The same position, but Black plays the right move, Qh8xa1 (the
+    // h8-a1 diagonal is open): the game holds no mistake. Trying every
+    // Black move (more tempting moves than Black has), the miner finds a
+    // skewer that another Queen move would have allowed: Qd8 (Rd1+, then
+    // Rxd8) or a Queen move along the 5th rank or onto it, behind the
+    // King (Qe5, Qh5: Ra5+, then Rxe5 or Rxh5). A Queen simply left
+    // where the Rook takes it gives one solver move, too short; one
+    // puzzle at most per position.
+    let start = "7q/8/8/3k4/8/8/6K1/R7 b - 0 1";
+    let mut game = Game::new(start.parse().expect("legal"));
+    game.play_text("h8a1").expect("legal");
+    let mine = |tempting| {
+        puzzles::mine_game(
+            game.positions(),
+            game.moves(),
+            &Source {
+                name: "test/tempting".into(),
+            },
+            &Settings {
+                tempting,
+                tempting_depth: 1,
+                ..Settings::default()
+            },
+        )
+    };
+    assert_eq!(mine(0), vec![], "the game's own moves hold no mistake");
+    let found = mine(64);
+    assert_eq!(found.len(), 1, "{found:?}");
+    let p = &found[0];
+    assert_eq!(p.lfen, start);
+    assert_eq!(p.game, "test/tempting#1");
+    assert_eq!(p.moves.len(), 4, "{p:?}");
+    let queen = &p.moves[0][2..];
+    let check = match p.moves[0].as_str() {
+        "h8d8" => "a1d1",
+        "h8e5" | "h8h5" => "a1a5",
+        other => panic!("not a skewer: {other} in {p:?}"),
+    };
+    assert_eq!(p.moves[1], check, "{p:?}");
+    assert!(p.moves[2].starts_with("d5"), "the King steps aside: {p:?}");
+    assert!(
+        p.moves[3].ends_with(queen),
+        "the Rook takes the Queen: {p:?}"
+    );
 }
 
 #[test]

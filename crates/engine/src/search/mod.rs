@@ -313,9 +313,7 @@ mod tests {
     }
 
     /// Two Queens against a King and a man: White mates at once or soon
-    /// (c2-h7 is a check that Kg8 answers; the checks are extended, so
-    /// even depth 1 costs some 5,000 nodes, more than the search runs
-    /// between two looks at its clock).
+    /// (c2-h7 is a check that Kg8 answers).
     const TWO_QUEENS: &str = "7k/6m1/8/8/8/8/1QQ5/4K3 w - 0 1";
 
     #[test]
@@ -325,8 +323,9 @@ mod tests {
             movetime: Some(Duration::ZERO),
             ..Limits::default()
         };
-        // The premise: out of time at once, the search completes no depth
-        // (its answer is the first legal move, unsearched, "score 0").
+        // The premise: out of time at once (the search looks at its clock
+        // at its first node), it completes no depth (its answer is the
+        // first legal move, unsearched, "score 0").
         let cut = search_once(&pos, &no_time, 1);
         assert_eq!(
             cut.depth, 0,

@@ -40,6 +40,9 @@ pub(super) struct Searcher<'a> {
     pv: Vec<[Option<Move>; MAX_PLY]>,
     pv_len: [usize; MAX_PLY + 1],
     stopped: bool,
+    /// The depth of the iteration under way: extensions stop at twice
+    /// it, or checks answered by a single move would extend forever.
+    root_depth: i32,
     /// The network's sums along the path, when the evaluation is NNUE.
     nnue: Option<Stack>,
 }
@@ -65,6 +68,7 @@ impl<'a> Searcher<'a> {
             pv: vec![[None; MAX_PLY]; MAX_PLY + 1],
             pv_len: [0; MAX_PLY + 1],
             stopped: false,
+            root_depth: 1,
             nnue: config
                 .net
                 .as_deref()
@@ -88,6 +92,15 @@ impl<'a> Searcher<'a> {
             if self.shared.external.load(Ordering::Relaxed) || self.budget.exhausted(total) {
                 self.shared.stop.store(true, Ordering::Relaxed);
             }
+        } else if self.nodes == 1
+            && self
+                .budget
+                .exhausted(self.shared.nodes.load(Ordering::Relaxed) + 1)
+        {
+            // The first node looks at the clock too, without flushing (the
+            // cadence above decides where node limits stop): a search
+            // given no time stops at once instead of after 1,024 nodes.
+            self.shared.stop.store(true, Ordering::Relaxed);
         }
         if self.shared.stop.load(Ordering::Relaxed) {
             self.stopped = true;
@@ -160,6 +173,7 @@ impl<'a> Searcher<'a> {
         let first = 1 + (self.id % 2) as i32;
         for depth in first..=max_depth {
             self.seldepth = 0;
+            self.root_depth = depth;
             let mut window = ASPIRATION_WINDOW;
             let (mut alpha, mut beta) = if depth >= ASPIRATION_MIN_DEPTH {
                 (score - window, score + window)
@@ -438,7 +452,10 @@ impl<'a> Searcher<'a> {
             let child = pos.after(m);
             let gives_check = child.is_check();
             let quiet = !m.is_capture() && !m.crowns();
-            let extension = (gives_check || single) as i32;
+            // Stockfish's bound: no extension beyond twice the root depth.
+            // Without it a depth-2 search of a King chased by checks, each
+            // with one answer, ran 29 plies deep and 157 million nodes.
+            let extension = ((gives_check || single) && (ply as i32) < 2 * self.root_depth) as i32;
             let new_depth = depth - 1 + extension;
 
             // Futility: a quiet move at the horizon that cannot lift alpha.

@@ -15,6 +15,7 @@
 //! 3. **Check**: every solver move is searched again, deeper, with a fresh
 //!    table; the line stands only if that search picks the same moves.
 
+use std::collections::HashSet;
 use std::sync::atomic::AtomicBool;
 
 use legion_engine::search::{self, WIN_BOUND};
@@ -121,6 +122,14 @@ pub struct Source {
 
 /// The puzzles of one game: `positions[i]` is the position before
 /// `moves[i]` (and `positions` one longer than `moves`).
+///
+/// At every position the setting move tried first is the game's own; if
+/// it is no mistake, the moves a shallow search of the mover likes best
+/// (`Settings::tempting`) are tried too: a move that looks good at a
+/// glance and loses is the mistake a player makes, and trying them finds
+/// far more puzzles in a game than the one or two mistakes engines make.
+/// A game gives at most one puzzle per position, and a puzzle whose
+/// positions an earlier one of the game went through is left.
 pub fn mine_game(
     positions: &[Position],
     moves: &[Move],
@@ -142,40 +151,96 @@ pub fn mine_game(
                 .then(|| searcher.best(p, &hashes[..i], settings.scan_nodes).score)
         })
         .collect();
-    let mut next_free = 1;
-    for k in 1..positions.len() {
-        if k < next_free {
-            continue;
-        }
-        let (Some(before), Some(after)) = (scores[k - 1], scores[k]) else {
+    // Positions the puzzles found so far go through, at solver turns.
+    let mut seen: HashSet<u64> = HashSet::new();
+    for (i, &played) in moves.iter().enumerate() {
+        let Some(mover_score) = scores[i] else {
             continue;
         };
-        // The solver's view before the mistake and after it.
-        let before = -before;
-        if after < settings.win_cp || before >= settings.win_cp {
+        // The solver's view before the mistake: already winning, it has
+        // nothing to punish.
+        let before = -mover_score;
+        if before >= settings.win_cp {
             continue;
         }
-        if win_chances(after) - win_chances(before) < settings.mistake_gap {
-            continue;
-        }
-        searcher.table.clear();
-        let found = line(&searcher, positions, moves, &hashes, k, source);
-        if settings.trace {
-            eprintln!(
-                "{}#{k}: candidate {before} -> {after}: {}",
-                source.name,
-                match &found {
-                    Ok(p) => p.moves.join(" "),
-                    Err(why) => format!("left: {why:?}"),
+        let start = &positions[i];
+        let history = &hashes[..=i];
+        let mut tries: Vec<(Move, Option<i32>)> = vec![(played, scores[i + 1])];
+        if settings.tempting > 0 {
+            for m in tempting(&searcher, start, &hashes[..i], settings) {
+                if m != played {
+                    let after = start.after(m);
+                    let score = after
+                        .has_legal_move()
+                        .then(|| searcher.best(&after, history, settings.scan_nodes).score);
+                    tries.push((m, score));
                 }
-            );
+            }
         }
-        if let Ok(p) = found {
-            next_free = k + p.moves.len();
-            out.push(p);
+        for (setting, after) in tries {
+            let Some(after) = after else { continue };
+            if after < settings.win_cp
+                || win_chances(after) - win_chances(before) < settings.mistake_gap
+            {
+                continue;
+            }
+            if seen.contains(&start.after(setting).hash()) {
+                continue;
+            }
+            searcher.table.clear();
+            let name = format!("{}#{}", source.name, i + 1);
+            let found = line(&searcher, start, setting, &hashes[..i], name);
+            if settings.trace {
+                eprintln!(
+                    "{}#{}: {} {} {before} -> {after}: {}",
+                    source.name,
+                    i + 1,
+                    if setting == played {
+                        "played"
+                    } else {
+                        "tempting"
+                    },
+                    canonical(start, setting),
+                    match &found {
+                        Ok((p, _)) => p.moves.join(" "),
+                        Err(why) => format!("left: {why:?}"),
+                    }
+                );
+            }
+            if let Ok((p, through)) = found {
+                seen.extend(through);
+                out.push(p);
+                break;
+            }
         }
     }
     out
+}
+
+/// The moves the side to move at `pos` likes best at a shallow depth,
+/// best first: natural moves, the ones a player considers.
+fn tempting(
+    searcher: &Searcher,
+    pos: &Position,
+    history: &[u64],
+    settings: &Settings,
+) -> Vec<Move> {
+    let limits = Limits {
+        depth: Some(settings.tempting_depth),
+        ..Limits::default()
+    };
+    search::lines(
+        pos,
+        history,
+        &limits,
+        &searcher.config,
+        &searcher.table,
+        &searcher.stop,
+        settings.tempting,
+    )
+    .into_iter()
+    .filter_map(|o| o.best)
+    .collect()
 }
 
 /// How a line ended.
@@ -210,22 +275,26 @@ pub enum Left {
     NotConfirmed,
 }
 
-/// The line from the candidate at `k` (after the mistake `moves[k - 1]`).
+/// The line after the setting move `setting` from `start` (`before`: the
+/// hashes of the game's positions before `start`), and the positions it
+/// goes through at solver turns.
 fn line(
     searcher: &Searcher,
-    positions: &[Position],
-    moves: &[Move],
-    hashes: &[u64],
-    k: usize,
-    source: &Source,
-) -> Result<Puzzle, Left> {
+    start: &Position,
+    setting: Move,
+    before: &[u64],
+    game: String,
+) -> Result<(Puzzle, Vec<u64>), Left> {
     let settings = searcher.settings;
-    let start = positions[k - 1];
-    let mut history: Vec<u64> = hashes[..k].to_vec();
-    let mut pos = positions[k];
+    let start = *start;
+    let mut history: Vec<u64> = before.to_vec();
+    history.push(start.hash());
+    let mut pos = start.after(setting);
+    let after_setting = pos;
     let solver = pos.turn();
     let balance_before = balance(&pos, solver);
-    let mut line: Vec<Move> = vec![moves[k - 1]];
+    let mut through = vec![pos.hash()];
+    let mut line: Vec<Move> = vec![setting];
     let mut first_margin = 1.0;
     let mut end = End::Unclear;
     let mut stop = None;
@@ -288,6 +357,7 @@ fn line(
         history.push(pos.hash());
         pos = pos.after(reply);
         line.push(reply);
+        through.push(pos.hash());
     }
     // The line ends on a solver move (the setting move is first, so an
     // odd length ends with the opponent's reply).
@@ -306,7 +376,7 @@ fn line(
     if end == End::Unclear && (gain < settings.gain_cp || has_capture(&end_pos)) {
         return Err(Left::NoGain);
     }
-    if !confirmed(settings, &start, &line, &hashes[..k - 1]) {
+    if !confirmed(settings, &start, &line, before) {
         return Err(Left::NotConfirmed);
     }
     let themes = themes::find(&start, &line, gain);
@@ -320,14 +390,15 @@ fn line(
             })
             .collect()
     };
-    let quiet_first = !line[1].is_capture() && !positions[k].after(line[1]).is_check();
-    Ok(Puzzle::new(
+    let quiet_first = !line[1].is_capture() && !after_setting.after(line[1]).is_check();
+    let puzzle = Puzzle::new(
         start.to_string(),
         text,
         themes,
         starting_rating(solver_moves, first_margin, quiet_first),
-        format!("{}#{}", source.name, k),
-    ))
+        game,
+    );
+    Ok((puzzle, through))
 }
 
 /// Whether the side to move has a capture (a chess capture or a Legion

@@ -116,6 +116,10 @@ pub struct Settings {
     pub min_solver_moves: usize,
     pub max_solver_moves: usize,
     pub hash_mb: usize,
+    /// Setting moves tried at each position besides the game's own: the
+    /// mover's best moves at `tempting_depth` (0: only the game's moves).
+    pub tempting: usize,
+    pub tempting_depth: i32,
     /// Say on standard error why each candidate was kept or left.
     pub trace: bool,
 }
@@ -133,6 +137,8 @@ impl Default for Settings {
             min_solver_moves: 2,
             max_solver_moves: 8,
             hash_mb: 16,
+            tempting: 6,
+            tempting_depth: 2,
             trace: false,
         }
     }
