@@ -25,12 +25,16 @@ step cargo test --workspace --locked
 # The slow tests, marked #[ignore] so that a plain `cargo test` stays quick:
 # the load, soak and fairness tests of the server and the kill -9 crash
 # test, one at a time so that their timings mean something.
-step cargo test --workspace --locked --test load --test soak -- --ignored --test-threads=1
+step cargo test --workspace --locked --test suite -- --ignored --test-threads=1 \
+  two_hundred_games_at_once twenty_thousand_games
 step cargo test --workspace --locked --test crash -- --ignored --test-threads=1
-# The storage tests and the server's API tests again on PostgreSQL: a
+# The server's tests that take a database, again on PostgreSQL: a
 # throwaway server (Debian's package), started and removed by the script.
+# (The server's integration tests are one binary, crates/server/tests/suite:
+# a module per subject, chosen here by name.)
 step scripts/with-postgres.sh env LEGION_TEST_BACKEND=postgres \
-  cargo test --workspace --locked --test storage --test api --test accounts --test lobby --test players --test puzzles --test hosting --test languages --test cluster --test studies
+  cargo test --workspace --locked --test suite -- \
+  storage:: api:: accounts:: lobby:: players:: puzzles:: hosting:: languages:: cluster:: studies::
 # Three `legion serve` processes on one PostgreSQL, 200 games, one server
 # killed with SIGKILL mid-run (crates/cli/tests/cluster.rs).
 step scripts/with-postgres.sh \

@@ -3,7 +3,7 @@
 # if missing), a fresh cluster in a temporary folder on a free port of
 # 127.0.0.1, stopped and removed when the command ends. The command finds
 # the server in LEGION_TEST_POSTGRES (a URL without a database).
-#   scripts/with-postgres.sh cargo test -p legion-server --test storage
+#   scripts/with-postgres.sh cargo test -p legion-server --test suite -- storage::
 set -euo pipefail
 
 pgbin() { ls -d /usr/lib/postgresql/*/bin 2>/dev/null | sort -V | tail -n 1; }

@@ -64,7 +64,7 @@ test('two players meet through a rated seek, play it out and see their ratings c
   await expect(status(black)).toContainText('resigned');
 
   // Two new players: the winner gains 162 points and the loser loses as
-  // many (Glicko-2 by hand: tests/lobby.rs); each strip shows it.
+  // many (Glicko-2 by hand: crates/server/tests/suite/lobby.rs); each strip shows it.
   for (const p of [white, black]) {
     await expect(p.locator('.player[data-side="b"] [data-rating-diff]')).toHaveText('+162');
     await expect(p.locator('.player[data-side="w"] [data-rating-diff]')).toHaveText('\u2212162');

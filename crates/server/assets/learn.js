@@ -2,7 +2,7 @@
 // The practice lessons (/learn, and /learn/<task> for one task): short
 // tasks that teach each rule of docs/RULES.md by doing it, as lichess's
 // /learn and lidraughts' gamebooks do. The lessons are data
-// (lessons.json; crates/server/tests/lessons.rs replays every task's
+// (lessons.json; crates/server/tests/suite/lessons.rs replays every task's
 // solution with the rules crate, so none is impossible). The moves are
 // the server's: /api/position gives the legal moves and the position
 // after each, /api/explain says why a move is not legal and cites its
@@ -70,7 +70,7 @@ function keepStars(id, stars) {
 /** Three stars at the par, two up to two moves above it, one beyond. @param {number} moves @param {number} par */
 export const starsFor = (moves, par) => (moves <= par ? 3 : moves <= par + 2 ? 2 : 1);
 
-/** The most moves a task allows: its limit, else par + 3 (tests/lessons.rs reads it the same way). @param {Task} task */
+/** The most moves a task allows: its limit, else par + 3 (tests/suite/lessons.rs reads it the same way). @param {Task} task */
 const limitOf = (task) => task.limit ?? task.par + 3;
 
 /** The rules page at rule `id` (rules.js names each rule `rule-4-1`). @param {string} id */
@@ -88,7 +88,7 @@ function starsView(n) {
 /**
  * Whether `goal` is met in the server's view `now` of a task begun at
  * `start`, the player being `player`: judged from the placement, as
- * tests/lessons.rs `reached` judges it.
+ * tests/suite/lessons.rs `reached` judges it.
  * @param {Goal} goal @param {View} start @param {View} now @param {string} player
  */
 export function reached(goal, start, now, player) {

@@ -370,7 +370,7 @@ mod tests {
     fn an_attempt_is_a_game_between_player_and_puzzle() {
         // Two new ratings (1500, RD 350, σ 0.06), τ 0.75, one period:
         // the winner goes to 1662.31 and RD 290.32, as in the players'
-        // hand calculation of a first rated game (tests/lobby.rs).
+        // hand calculation of a first rated game (tests/suite/lobby.rs).
         let new = crate::store::NEW_PLAYER;
         let (puzzle, me) = rate(new, new, true);
         assert!((me.rating - 1662.31).abs() < 0.01, "{me:?}");

@@ -752,7 +752,7 @@ mod tests {
     use super::*;
 
     // The round trip, races and unknown words are tested on both
-    // databases in tests/storage.rs; the SQLite schema's history here.
+    // databases in tests/suite/storage.rs; the SQLite schema's history here.
     #[test]
     fn a_version_1_database_is_migrated() {
         let dir = tempfile::tempdir().unwrap();

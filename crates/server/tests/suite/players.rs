@@ -7,11 +7,9 @@
 //! the leaderboards and TV. Results and ratings are written into the
 //! database directly, as the game ends will write them.
 
-mod common;
-
 use std::time::Duration;
 
-use common::*;
+use crate::common::*;
 use serde_json::{Value, json};
 
 fn on_postgres() -> bool {

@@ -2,11 +2,9 @@
 //! `lang` cookie or Accept-Language, the same rule and squares in either,
 //! and typed moves explained exactly like clicked ones.
 
-mod common;
-
 use std::net::SocketAddr;
 
-use common::*;
+use crate::common::*;
 use serde_json::{Value, json};
 
 /// A request with extra headers (the reader's language).

@@ -5,9 +5,7 @@
 //! replayed by the rules (an illegal one refused with its rule), and
 //! every size bounded.
 
-mod common;
-
-use common::*;
+use crate::common::*;
 use serde_json::{Value, json};
 
 /// RULES Part VII: the start position.

@@ -4,9 +4,7 @@
 //! password change, one answer for an unknown name and a wrong password,
 //! the per-account rate limit, deletion, and only hashes in the database.
 
-mod common;
-
-use common::*;
+use crate::common::*;
 use serde_json::{Value, json};
 
 /// A request with a session cookie (if any); the reply.

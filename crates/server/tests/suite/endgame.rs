@@ -2,9 +2,7 @@
 //! temporary folder, by the solver (two- and three-piece endings: a
 //! second or so), checked against what RULES.md gives by hand.
 
-mod common;
-
-use common::*;
+use crate::common::*;
 use legion_lab::endgames::{Material, Solver};
 use serde_json::Value;
 

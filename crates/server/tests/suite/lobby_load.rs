@@ -3,15 +3,13 @@
 //! every watcher, how long an accepted seek takes to reach its owner, how
 //! long quick pairing takes, and what a sign-in costs. Figures, not
 //! bounds a busy machine must meet: ignored by `cargo test`, run with
-//! `cargo test --release -p legion-server --test lobby_load -- --ignored
+//! `cargo test --release -p legion-server --test suite -- --ignored lobby_load::
 //! --nocapture`.
-
-mod common;
 
 use std::net::Ipv4Addr;
 use std::time::{Duration, Instant};
 
-use common::*;
+use crate::common::*;
 use serde_json::{Value, json};
 
 const SEEKS: usize = 1_000;

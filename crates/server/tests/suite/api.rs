@@ -1,8 +1,6 @@
 //! The HTTP and WebSocket API against a real server (docs/API.md).
 
-mod common;
-
-use common::*;
+use crate::common::*;
 use serde_json::{Value, json};
 
 async fn create(addr: std::net::SocketAddr, body: Value) -> (String, String, Value) {

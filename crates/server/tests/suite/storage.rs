@@ -2,8 +2,6 @@
 //! when the test script starts one (`LEGION_TEST_BACKEND=postgres`, see
 //! scripts/with-postgres.sh). The same expectations for both.
 
-mod common;
-
 use legion_server::games::clock::Clock;
 use legion_server::games::ids::{GameId, SeatToken, SecretHash};
 use legion_server::games::model::{Declared, Mode, Side};
@@ -38,7 +36,7 @@ fn row(name: &str) -> GameRow {
 async fn backends(dir: &std::path::Path) -> Vec<(&'static str, String)> {
     let mut out = vec![("sqlite", dir.join("s.db").display().to_string())];
     if std::env::var("LEGION_TEST_BACKEND").as_deref() == Ok("postgres") {
-        let c = common::on_backend(legion_server::Config::local(dir.join("pg.db"))).await;
+        let c = crate::common::on_backend(legion_server::Config::local(dir.join("pg.db"))).await;
         out.push(("postgres", c.postgres.expect("a PostgreSQL URL")));
     }
     out

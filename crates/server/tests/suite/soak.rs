@@ -1,16 +1,14 @@
 //! Soak: what one anonymous flood costs the server, bounded in count and
 //! time, on loopback only. Slow, so run on purpose (the test script does):
-//! `cargo test --release -p legion-server --test soak -- --ignored --nocapture`.
+//! `cargo test --release -p legion-server --test suite -- --ignored --nocapture soak::`.
 //! Prints the figures of docs/BENCHMARKS.md ("Hosting under load").
-
-mod common;
 
 use std::net::{Ipv4Addr, SocketAddr};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
 
-use common::*;
+use crate::common::*;
 use futures_util::StreamExt;
 use serde_json::{Value, json};
 

@@ -4,11 +4,9 @@
 //! end changes both ratings as Glicko-2 says; days per move; quick
 //! pairing; challenges; "your turn".
 
-mod common;
-
 use std::time::{Duration, Instant};
 
-use common::*;
+use crate::common::*;
 use serde_json::{Value, json};
 
 /// Waits (polling, bounded) until `f` holds for the JSON at `path`.

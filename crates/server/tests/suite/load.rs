@@ -2,13 +2,11 @@
 //! random legal moves as fast as the server acknowledges them. Bounded in
 //! time; checks that no move is lost or applied twice, also after reopening
 //! the database. Prints moves per second and latency percentiles:
-//! `cargo test --release -p legion-server --test load -- --ignored --nocapture`.
-
-mod common;
+//! `cargo test --release -p legion-server --test suite -- --ignored --nocapture two_hundred_games_at_once`.
 
 use std::time::{Duration, Instant};
 
-use common::*;
+use crate::common::*;
 use legion_engine::rng::Rng;
 use serde_json::{Value, json};
 

@@ -5,9 +5,7 @@
 //! on a second, a visitor's score computed but no puzzle changed, the
 //! puzzles a player tried left out of the next ones, and the refusals.
 
-mod common;
-
-use common::*;
+use crate::common::*;
 use legion_server::store::{PuzzleRow, Store, StoreError};
 use serde_json::{Value, json};
 
@@ -132,7 +130,7 @@ async fn a_first_attempt_rates_player_and_puzzle_once() {
     assert_eq!(r.status, 200, "{}", r.body);
     let v = r.json();
     // Two new ratings (1500, RD 350, σ 0.06), τ 0.75, one period each: the
-    // winner 1662.31 (RD 290.32), the loser 1337.69 (tests/lobby.rs).
+    // winner 1662.31 (RD 290.32), the loser 1337.69 (lobby.rs).
     assert_eq!(v["rated"], true);
     assert!(close(&v["player"]["rating"], 1662.31), "{v}");
     assert!(close(&v["player"]["rd"], 290.32), "{v}");

@@ -5,11 +5,9 @@
 //! pass. The same with real processes, one of them killed, is
 //! crates/cli/tests/cluster.rs.
 
-mod common;
-
 use std::time::{Duration, Instant};
 
-use common::*;
+use crate::common::*;
 use serde_json::{Value, json};
 
 fn on_postgres() -> bool {
