@@ -74,11 +74,33 @@ pub struct ServeArgs {
     /// (default: the METRICS_TOKEN environment variable, else none).
     #[arg(long, value_name = "TOKEN")]
     pub metrics_token: Option<String>,
-    /// The folder of solved endings' tables (`legion endgame build`) for
-    /// `GET /api/endgame` and the analysis pages (default: the
-    /// LEGION_ENDGAMES environment variable, else none).
+    /// The folder of solved endings' tables (`legion endgame build`, and
+    /// those solved on demand) for `GET /api/endgame` and the analysis
+    /// pages (default: the LEGION_ENDGAMES environment variable, else
+    /// `legion-endgames`, made if missing).
     #[arg(long, value_name = "DIR")]
     pub endgames: Option<std::path::PathBuf>,
+    /// Solve endings of at most this many pieces on demand (a construct
+    /// counts once): 3 take half a second and a few MB each, 4 some 20 s
+    /// and 2 GB of memory; 0 solves none (docs/HOSTING.md).
+    #[arg(long, default_value_t = 3, value_parser = clap::value_parser!(u8).range(0..=4))]
+    pub solve_endings: u8,
+    /// Megabytes of disk the tables solved on demand may take.
+    #[arg(long, default_value_t = 2000)]
+    pub endgames_disk_mb: u64,
+}
+
+/// The default folder of endgame tables: `legion-endgames` beside the
+/// SQLite file, or in the current folder for a PostgreSQL URL.
+fn beside_database(location: &str) -> std::path::PathBuf {
+    let folder = "legion-endgames";
+    if location.contains("://") {
+        return folder.into();
+    }
+    match std::path::Path::new(location).parent() {
+        Some(dir) => dir.join(folder),
+        None => folder.into(),
+    }
 }
 
 /// `https://Legion.Example/` → `https://legion.example`; anything else is refused.
@@ -147,11 +169,15 @@ pub fn run(a: ServeArgs) -> Result<(), Failure> {
         public: a.public,
         site,
         limits,
-        endgames: a
-            .endgames
-            .clone()
-            .or_else(|| std::env::var_os("LEGION_ENDGAMES").map(Into::into))
-            .filter(|d: &std::path::PathBuf| !d.as_os_str().is_empty()),
+        endgames: Some(
+            a.endgames
+                .clone()
+                .or_else(|| std::env::var_os("LEGION_ENDGAMES").map(Into::into))
+                .filter(|d: &std::path::PathBuf| !d.as_os_str().is_empty())
+                .unwrap_or_else(|| beside_database(&location)),
+        ),
+        solve_endings: usize::from(a.solve_endings),
+        endgames_disk: a.endgames_disk_mb.saturating_mul(1_000_000),
     };
     let runtime = legion_server::runtime().map_err(|e| Failure(format!("cannot start: {e}")))?;
     // A URL may hold a password: show where the games are without it.

@@ -171,6 +171,22 @@ impl<'p> Solver<'p> {
         Ok(total)
     }
 
+    /// As [`Solver::write_tables`], but only the endings `dir` has no
+    /// file for yet (a server solving on demand, whose files are being
+    /// read). Returns the bytes written.
+    pub fn write_new_tables(&self, dir: &Path) -> Result<u64, TableError> {
+        let mut total = 0;
+        for m in &self.order {
+            let path = dir.join(m.file_name());
+            if path.exists() {
+                continue;
+            }
+            let t = &self.tables[m];
+            total += write_table(&path, m, &t.values, &t.dtz)?;
+        }
+        Ok(total)
+    }
+
     /// Every ending solved so far, smaller ones first.
     pub fn summaries(&self) -> Vec<&Summary> {
         self.order.iter().map(|m| &self.tables[m].summary).collect()

@@ -3,7 +3,8 @@
 // pieces, its exact value from the server's tables ("White wins in 23
 // plies", "Drawn with best play"), DTZ (plies to the next capture, man
 // move, crowning or King removal), a note when the 50-move rule (5.3)
-// can come first, and every legal move's value. Nothing is shown for a
+// can come first, and every legal move's value. An ending the server
+// solves on demand says so until it is solved. Nothing is shown for a
 // position the tables do not hold, or when the server has none.
 
 import { request, ApiError } from './api.js';
@@ -19,10 +20,15 @@ const MAX_PIECES = 6;
  * The server's answer (docs/API.md).
  * @typedef {{canonical: string, human?: string, category: string, plies: number | null, dtz: number, resets_clock: boolean, fifty_move_rule: boolean}} EndgameMove
  * @typedef {{lfen: string, material: string, turn: string, category: string, plies: number | null, dtz: number, halfmove_clock: number, fifty_move_rule: boolean, moves: EndgameMove[]}} EndgameAnswer
+ * An ending without a table yet, being solved by the server (202): asked again.
+ * @typedef {{solving: string, ahead: number}} EndgameSolving
  */
 
+/** How long to wait before asking again about an ending being solved. */
+const SOLVING_RETRY_MS = 1000;
+
 /** Answers by LFEN (null: not in the tables); whether the server has tables at all. */
-/** @type {Map<string, Promise<EndgameAnswer | null>>} */
+/** @type {Map<string, Promise<EndgameAnswer | EndgameSolving | null>>} */
 const answers = new Map();
 let serverHasTables = true;
 
@@ -37,13 +43,17 @@ function pieces(lfen) {
  * a server without tables, or an error: the tables are a help, never in
  * the way).
  * @param {string} lfen @param {string} rules
- * @returns {Promise<EndgameAnswer | null>}
+ * @returns {Promise<EndgameAnswer | EndgameSolving | null>}
  */
 export function endgameOf(lfen, rules) {
   if (!serverHasTables || rules !== 'default' || pieces(lfen) > MAX_PIECES) return Promise.resolve(null);
   let p = answers.get(lfen);
   if (!p) {
-    p = request('GET', `/api/endgame?lfen=${encodeURIComponent(lfen)}`).catch((e) => {
+    p = request('GET', `/api/endgame?lfen=${encodeURIComponent(lfen)}`).then((a) => {
+      // Being solved: not kept, so that the next look asks again.
+      if (a && 'solving' in a) answers.delete(lfen);
+      return a;
+    }).catch((e) => {
       if (e instanceof ApiError && e.body && e.body.code === 'server.endgames_off') serverHasTables = false;
       // A refusal that may pass (rate, busy) is asked again next time.
       if (!(e instanceof ApiError) || e.status === 429 || e.status >= 500) answers.delete(lfen);
@@ -100,6 +110,21 @@ export class EndgamePanel {
     if (gen !== this.gen) return;
     if (!a) { this.el.hidden = true; return; }
     const material = /** @type {HTMLElement} */ (this.el.querySelector('[data-endgame-material]'));
+    if ('solving' in a) {
+      // The server solves this ending now (half a second for three
+      // pieces, some seconds for four): say so, and look again.
+      setText(material, a.solving);
+      setText(this.value, a.ahead > 0
+        ? t('analysis.endgame.solvingQueued', { material: a.solving, ahead: a.ahead })
+        : t('analysis.endgame.solving', { material: a.solving }));
+      this.el.dataset.category = 'solving';
+      this.dtz.hidden = true;
+      this.fifty.hidden = true;
+      this.moves.hidden = true;
+      this.el.hidden = false;
+      setTimeout(() => { if (gen === this.gen) this.show(lfen, rules); }, SOLVING_RETRY_MS);
+      return;
+    }
     setText(material, a.material);
     setText(this.value, valueText(a));
     this.el.dataset.category = a.category;

@@ -68,6 +68,11 @@ pub struct Config {
     pub limits: Limits,
     /// The folder of solved endings' tables (`--endgames`), if any.
     pub endgames: Option<PathBuf>,
+    /// Endings of at most this many pieces are solved on demand into that
+    /// folder (`--solve-endings`; 0: never).
+    pub solve_endings: usize,
+    /// The bytes the tables solved on demand may take in the folder.
+    pub endgames_disk: u64,
 }
 
 impl Config {
@@ -83,6 +88,8 @@ impl Config {
             site: Site::default(),
             limits: Limits::default(),
             endgames: None,
+            solve_endings: 0,
+            endgames_disk: engine::solving::DEFAULT_DISK_BUDGET,
         }
     }
 }
@@ -126,7 +133,17 @@ pub async fn app(config: &Config) -> Result<Built, ServerError> {
     // is read when first asked for.
     let endgames = match &config.endgames {
         Some(dir) => Some(Arc::new(legion_engine::endgames::Tablebase::open(
-            dir,
+            // A server that solves endings makes its folder.
+            if config.solve_endings > 0 {
+                std::fs::create_dir_all(dir)
+                    .map(|()| dir)
+                    .map_err(|e| legion_engine::endgames::TableError::Io {
+                        path: dir.display().to_string(),
+                        reason: e.to_string(),
+                    })?
+            } else {
+                dir
+            },
             legion_engine::endgames::DEFAULT_BUDGET,
         )?)),
         None => None,
@@ -150,6 +167,10 @@ pub async fn app(config: &Config) -> Result<Built, ServerError> {
         config.engine_movetime,
         l.first_move,
     );
+    let solving = endgames
+        .as_ref()
+        .filter(|_| config.solve_endings > 0)
+        .map(|tb| engine::solving::Solving::new(tb.clone(), config.solve_endings, config.endgames_disk));
     if let Some(tb) = &endgames {
         // Set once, here, on a hub just made: it cannot be set already.
         let _ = hub.endgames.set(tb.clone());
@@ -171,6 +192,7 @@ pub async fn app(config: &Config) -> Result<Built, ServerError> {
             "server.what_analyses",
         )),
         endgames,
+        solving,
         endgames_rate: Arc::new(Rate::new(
             l.analyses_per_minute,
             l.analyses_burst,

@@ -5,7 +5,8 @@
 
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
-use std::sync::{Arc, Mutex};
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex, RwLock};
 
 use legion_rules::{Move, Position};
 
@@ -73,8 +74,9 @@ struct Cache {
 /// Tables in a folder, loaded per ending on demand within a memory budget.
 pub struct Tablebase {
     dir: PathBuf,
-    files: HashMap<Material, PathBuf>,
-    max_units: usize,
+    /// The folder's tables; [`Tablebase::rescan`] adds those written since.
+    files: RwLock<HashMap<Material, PathBuf>>,
+    max_units: AtomicUsize,
     budget: usize,
     cache: Mutex<Cache>,
 }
@@ -85,8 +87,8 @@ impl std::fmt::Debug for Tablebase {
             f,
             "Tablebase({}, {} tables, up to {} pieces)",
             self.dir.display(),
-            self.files.len(),
-            self.max_units
+            self.len(),
+            self.max_units()
         )
     }
 }
@@ -95,23 +97,12 @@ impl Tablebase {
     /// Lists the table files in `dir` (files named by
     /// [`Material::file_name`]; others are ignored). Nothing is read yet.
     pub fn open(dir: &Path, budget: usize) -> Result<Tablebase, TableError> {
-        let io = |e: std::io::Error| TableError::Io {
-            path: dir.display().to_string(),
-            reason: e.to_string(),
-        };
-        let mut files = HashMap::new();
-        for entry in std::fs::read_dir(dir).map_err(io)? {
-            let entry = entry.map_err(io)?;
-            let name = entry.file_name();
-            if let Some(m) = name.to_str().and_then(Material::from_file_name) {
-                files.insert(m, entry.path());
-            }
-        }
+        let files = list(dir)?;
         let max_units = files.keys().map(|m| m.units()).max().unwrap_or(0);
         Ok(Tablebase {
             dir: dir.to_path_buf(),
-            files,
-            max_units,
+            files: RwLock::new(files),
+            max_units: AtomicUsize::new(max_units),
             budget,
             cache: Mutex::new(Cache {
                 tables: HashMap::new(),
@@ -122,6 +113,22 @@ impl Tablebase {
         })
     }
 
+    /// Lists the folder again and adds the tables written since (a
+    /// server that solves endings on demand); how many were added.
+    pub fn rescan(&self) -> Result<usize, TableError> {
+        let now = list(&self.dir)?;
+        let mut files = self.files.write().unwrap_or_else(|e| e.into_inner());
+        let mut added = 0;
+        for (m, path) in now {
+            if let std::collections::hash_map::Entry::Vacant(v) = files.entry(m) {
+                self.max_units.fetch_max(m.units(), Ordering::Relaxed);
+                v.insert(path);
+                added += 1;
+            }
+        }
+        Ok(added)
+    }
+
     /// The folder.
     pub fn dir(&self) -> &Path {
         &self.dir
@@ -129,17 +136,17 @@ impl Tablebase {
 
     /// How many tables the folder has.
     pub fn len(&self) -> usize {
-        self.files.len()
+        self.files.read().map(|f| f.len()).unwrap_or(0)
     }
 
     /// Whether the folder has no table.
     pub fn is_empty(&self) -> bool {
-        self.files.is_empty()
+        self.len() == 0
     }
 
     /// The most pieces in any table of the folder.
     pub fn max_units(&self) -> usize {
-        self.max_units
+        self.max_units.load(Ordering::Relaxed)
     }
 
     /// Bytes of tables now in memory.
@@ -150,7 +157,7 @@ impl Tablebase {
     /// A cheap test the search makes before probing: few enough pieces,
     /// no castling right, the default rules.
     pub fn may_cover(&self, pos: &Position) -> bool {
-        (pos.board().occupied().count() as usize) <= self.max_units
+        (pos.board().occupied().count() as usize) <= self.max_units()
             && pos.castling().is_empty()
             && !pos.rules().mate_ends_game
     }
@@ -158,10 +165,10 @@ impl Tablebase {
     /// The value of `pos` from its ending's table (read now if need be).
     pub fn probe(&self, pos: &Position) -> Result<Probe, ProbeError> {
         let pieces = pos.board().occupied().count() as usize;
-        if pieces > self.max_units {
+        if pieces > self.max_units() {
             return Err(ProbeError::TooManyPieces {
                 pieces,
-                max: self.max_units,
+                max: self.max_units(),
             });
         }
         if !pos.castling().is_empty() {
@@ -195,7 +202,13 @@ impl Tablebase {
     }
 
     fn table(&self, m: &Material) -> Result<Arc<TableData>, ProbeError> {
-        let Some(path) = self.files.get(m) else {
+        let path = self
+            .files
+            .read()
+            .unwrap_or_else(|e| e.into_inner())
+            .get(m)
+            .cloned();
+        let Some(path) = path else {
             return Err(ProbeError::Missing(m.to_string()));
         };
         // A poisoned lock only means a probe panicked elsewhere; the
@@ -210,7 +223,7 @@ impl Tablebase {
         if let Some(e) = cache.broken.get(m) {
             return Err(e.clone().into());
         }
-        let t = match read_table(path, Some(m)) {
+        let t = match read_table(&path, Some(m)) {
             Ok(t) => Arc::new(t),
             Err(e) => {
                 cache.broken.insert(*m, e.clone());
@@ -235,4 +248,22 @@ impl Tablebase {
         cache.tables.insert(*m, (t.clone(), now));
         Ok(t)
     }
+}
+
+/// The table files in `dir` (files named by [`Material::file_name`];
+/// others, such as a table being written, are ignored).
+fn list(dir: &Path) -> Result<HashMap<Material, PathBuf>, TableError> {
+    let io = |e: std::io::Error| TableError::Io {
+        path: dir.display().to_string(),
+        reason: e.to_string(),
+    };
+    let mut files = HashMap::new();
+    for entry in std::fs::read_dir(dir).map_err(io)? {
+        let entry = entry.map_err(io)?;
+        let name = entry.file_name();
+        if let Some(m) = name.to_str().and_then(Material::from_file_name) {
+            files.insert(m, entry.path());
+        }
+    }
+    Ok(files)
 }

@@ -54,6 +54,8 @@ pub struct App {
     pub analyses: Arc<Rate>,
     /// Solved endings (`--endgames`), if the server has them.
     pub endgames: Option<Arc<legion_engine::endgames::Tablebase>>,
+    /// Endings solved on demand into that folder, if the server does.
+    pub solving: Option<Arc<crate::engine::solving::Solving>>,
     /// `GET /api/endgame` per client, as analyses.
     pub endgames_rate: Arc<Rate>,
     pub sockets: Arc<Sockets>,

@@ -2,7 +2,9 @@
 //! with few pieces from the solved endings the server was given
 //! (`legion serve --endgames DIR`), with every legal move's value, as
 //! lichess's tablebase answers. Tables are read on demand, off the async
-//! threads; the answers are rate-limited per client like analyses.
+//! threads; the answers are rate-limited per client like analyses. An
+//! ending without a table is solved on demand when the server does
+//! (`engine::solving`): 202 until it is.
 
 use std::collections::HashMap;
 use std::sync::Arc;
@@ -11,11 +13,12 @@ use axum::extract::rejection::QueryRejection;
 use axum::extract::{Query, State};
 use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
-use legion_engine::endgames::{Probe, ProbeError, Tablebase, Value};
+use legion_engine::endgames::{Material, Probe, ProbeError, Tablebase, Value};
 use legion_rules::notation::{canonical, human};
 use legion_rules::{Position, Rules};
 use serde_json::{Value as Json, json};
 
+use crate::engine::solving::{Asked, Refusal, Solving};
 use crate::http::api::{App, read_position};
 use crate::http::error::{ApiError, ApiResult};
 use crate::http::limits::Client;
@@ -97,6 +100,39 @@ fn answer(tb: &Tablebase, pos: &Position) -> Result<Json, ProbeError> {
     }))
 }
 
+/// The answer while an ending is being solved: 202 with the ending and
+/// how many are before it (the page asks again), or the refusal.
+fn solving_answer(solving: &Arc<Solving>, material: Material) -> ApiResult<Response> {
+    let refused = |status, key| Err(ApiError::said(status, Text::new(key)));
+    match solving.ask(material) {
+        Asked::Solving { ahead } => Ok((
+            StatusCode::ACCEPTED,
+            [(axum::http::header::RETRY_AFTER, "1")],
+            axum::Json(json!({
+                "solving": material.to_string(),
+                "ahead": ahead,
+            })),
+        )
+            .into_response()),
+        Asked::Refused(Refusal::TooManyPieces { max }) => Err(not_answered(
+            ProbeError::TooManyPieces {
+                pieces: material.units(),
+                max,
+            },
+        )),
+        Asked::Refused(Refusal::Busy) => refused(
+            StatusCode::SERVICE_UNAVAILABLE,
+            "server.endgame_solver_busy",
+        ),
+        Asked::Refused(Refusal::DiskFull) => {
+            refused(StatusCode::NOT_FOUND, "server.endgame_solver_full")
+        }
+        Asked::Refused(Refusal::Failed) => Err(ApiError::internal(format!(
+            "solving the ending {material} failed (see the server's log)"
+        ))),
+    }
+}
+
 pub async fn endgame(
     State(app): State<App>,
     client: Client,
@@ -114,20 +150,29 @@ pub async fn endgame(
             Text::new("server.endgames_off"),
         ));
     };
-    // Refused before any work (and before the rate is spent) when the
-    // tables cannot hold it.
+    // Refused before any work (and before the rate is spent) when neither
+    // the tables nor the solver can hold it.
     let pieces = pos.board().occupied().count() as usize;
-    if pieces > tb.max_units() {
-        return Err(not_answered(ProbeError::TooManyPieces {
-            pieces,
-            max: tb.max_units(),
-        }));
+    let max = tb
+        .max_units()
+        .max(app.solving.as_ref().map_or(0, |s| s.max_units()));
+    if pieces > max {
+        return Err(not_answered(ProbeError::TooManyPieces { pieces, max }));
     }
     app.endgames_rate.check(client)?;
-    let tb: Arc<Tablebase> = tb;
-    let json = tokio::task::spawn_blocking(move || answer(&tb, &pos))
+    let material = Material::of(pos.board());
+    let answered = tokio::task::spawn_blocking(move || answer(&tb, &pos))
         .await
-        .map_err(ApiError::internal)?
-        .map_err(not_answered)?;
-    Ok(axum::Json(json).into_response())
+        .map_err(ApiError::internal)?;
+    match (answered, &app.solving) {
+        (Ok(json), _) => Ok(axum::Json(json).into_response()),
+        // No table yet: solved here if the server does (the ending of the
+        // position, with everything it leads to), and asked again.
+        (Err(ProbeError::Missing(_) | ProbeError::TooManyPieces { .. }), Some(solving))
+            if pieces <= solving.max_units() =>
+        {
+            solving_answer(solving, material)
+        }
+        (Err(e), _) => Err(not_answered(e)),
+    }
 }

@@ -290,21 +290,30 @@ impl Store {
                     tx.rollback().await?;
                     return Ok(0);
                 }
-                let mut added = 0;
-                for r in &rows {
-                    added += sqlx::query(INSERT)
-                        .bind(&r.id)
-                        .bind(&r.lfen)
-                        .bind(&r.moves)
-                        .bind(&r.themes)
-                        .bind(&r.source)
-                        .bind(r.rating)
-                        .bind(r.rd)
-                        .bind(r.volatility)
-                        .execute(&mut *tx)
-                        .await?
-                        .rows_affected() as usize;
-                }
+                // One statement for the whole set (columns as arrays): a
+                // round trip a puzzle made every start of a new database
+                // wait for thousands.
+                let column = |f: fn(&PuzzleRow) -> &String| -> Vec<String> {
+                    rows.iter().map(|r| f(r).clone()).collect()
+                };
+                let number = |f: fn(&PuzzleRow) -> f64| -> Vec<f64> { rows.iter().map(f).collect() };
+                let added = sqlx::query(
+                    "INSERT INTO puzzles (id, lfen, moves, themes, source, rating, rd, volatility)
+                     SELECT * FROM UNNEST($1::TEXT[], $2::TEXT[], $3::TEXT[], $4::TEXT[],
+                                          $5::TEXT[], $6::FLOAT8[], $7::FLOAT8[], $8::FLOAT8[])
+                     ON CONFLICT (id) DO NOTHING",
+                )
+                .bind(column(|r| &r.id))
+                .bind(column(|r| &r.lfen))
+                .bind(column(|r| &r.moves))
+                .bind(column(|r| &r.themes))
+                .bind(column(|r| &r.source))
+                .bind(number(|r| r.rating))
+                .bind(number(|r| r.rd))
+                .bind(number(|r| r.volatility))
+                .execute(&mut *tx)
+                .await?
+                .rows_affected() as usize;
                 tx.commit().await?;
                 Ok(added)
             }

@@ -185,3 +185,47 @@ async fn lookups_are_rate_limited_per_client() {
     assert_eq!(r.status, 429, "{}", r.body);
     assert_eq!(r.json()["code"], "server.rate_limited");
 }
+
+#[tokio::test]
+async fn an_ending_without_a_table_is_solved_on_demand() {
+    // A new site: an empty folder, endings of up to 3 pieces solved when
+    // asked for. The mate in one of the first test (KQ vs K, 5.1, 5.2).
+    let folder = tempfile::tempdir().unwrap();
+    let (dir, db) = temp_db("endgame-solve");
+    let mut c = config(db);
+    c.endgames = Some(folder.path().to_path_buf());
+    c.solve_endings = 3;
+    let s = start_config(c).await;
+    let lfen = "k7/8/1K6/8/8/8/7Q/8 w - 0 1";
+    let first = probe(&s, lfen).await;
+    assert_eq!(first.status, 202, "{}", first.body);
+    assert_eq!(first.json()["solving"], "KQ vs K");
+    // Asked again until solved (half a second or so), then the table's
+    // answer, as from a table built beforehand.
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(120);
+    let v = loop {
+        let r = probe(&s, lfen).await;
+        match r.status {
+            200 => break r.json(),
+            202 => assert_eq!(r.json()["solving"], "KQ vs K"),
+            other => panic!("{other}: {}", r.body),
+        }
+        assert!(std::time::Instant::now() < deadline, "not solved in 120 s");
+        tokio::time::sleep(std::time::Duration::from_millis(50)).await;
+    };
+    assert_eq!(v["category"], "win");
+    assert_eq!(v["plies"], 1);
+    assert_eq!(find(&v["moves"], "h2h8")["plies"], 1);
+    // The table and those of the endings it leads to are on disk (K vs K
+    // after the Queen is taken; K vs - after the mate).
+    for name in ["KQ vs K", "K vs K"] {
+        let m: Material = name.parse().unwrap();
+        assert!(folder.path().join(m.file_name()).exists(), "{name}");
+    }
+    // Four pieces are more than this server solves: refused at once.
+    let r = probe(&s, "k7/m7/1K6/8/8/8/7Q/8 w - 0 1").await;
+    assert_eq!(r.status, 404, "{}", r.body);
+    assert_eq!(r.json()["code"], "server.endgame_too_many");
+    drop(s);
+    drop(dir);
+}
