@@ -1,5 +1,6 @@
 // Solved endings on the analysis board (endgame.js, GET /api/endgame): the
-// e2e server reads the tables of KQ vs K that global-setup.js builds. The
+// e2e server reads the tables of KQ vs K that global-setup.js builds, and
+// solves another three-piece ending when it is first asked for. The
 // exact value, DTZ and every move's value show for a position inside the
 // tables, and nothing for one outside; in English, in Russian and on a
 // phone. Hand-derived: Kb6 and Qh2 against Ka8, White to move; Qh8 mates
@@ -60,6 +61,21 @@ for (const locale of ['en-US', 'ru-RU']) {
     await closePages(page);
   });
 }
+
+test('an ending without a table is solved when first asked for', async ({ browser, baseURL }) => {
+  // KR vs K has no table on the e2e server, which solves endings of up to
+  // three pieces on demand (--solve-endings 3, the default): the first
+  // answer is 202 (being solved), then the value. Kb6 and Rh1 against
+  // Ka8: Rh8 mates (a7, b7 the King's; b8 the Rook's, 3.4), won in 1 ply.
+  const page = await newPage(browser, baseURL);
+  await page.addInitScript(() => localStorage.setItem('legion:engine', 'off'));
+  const solving = page.waitForResponse((r) => r.url().includes('/api/endgame') && r.status() === 202);
+  await page.goto(`/analysis?lfen=${encodeURIComponent('k7/8/1K6/8/8/8/8/7R w - 0 1')}`);
+  expect(await (await solving).json()).toEqual({ solving: 'KR vs K', ahead: 0 });
+  await expect(page.locator('[data-endgame="board"] [data-endgame-value]')).toHaveText('White wins in 1 ply', { timeout: 30_000 });
+  await expect(page.locator('[data-endgame-moves] [data-move="h1h8"]')).toHaveAttribute('data-category', 'win');
+  await closePages(page);
+});
 
 test.describe('a solved ending on a phone', () => {
   test.use({ locale: 'ru-RU', viewport: { width: 390, height: 844 } });

@@ -135,12 +135,12 @@ pub async fn app(config: &Config) -> Result<Built, ServerError> {
         Some(dir) => Some(Arc::new(legion_engine::endgames::Tablebase::open(
             // A server that solves endings makes its folder.
             if config.solve_endings > 0 {
-                std::fs::create_dir_all(dir)
-                    .map(|()| dir)
-                    .map_err(|e| legion_engine::endgames::TableError::Io {
+                std::fs::create_dir_all(dir).map(|()| dir).map_err(|e| {
+                    legion_engine::endgames::TableError::Io {
                         path: dir.display().to_string(),
                         reason: e.to_string(),
-                    })?
+                    }
+                })?
             } else {
                 dir
             },
@@ -170,7 +170,9 @@ pub async fn app(config: &Config) -> Result<Built, ServerError> {
     let solving = endgames
         .as_ref()
         .filter(|_| config.solve_endings > 0)
-        .map(|tb| engine::solving::Solving::new(tb.clone(), config.solve_endings, config.endgames_disk));
+        .map(|tb| {
+            engine::solving::Solving::new(tb.clone(), config.solve_endings, config.endgames_disk)
+        });
     if let Some(tb) = &endgames {
         // Set once, here, on a hub just made: it cannot be set already.
         let _ = hub.endgames.set(tb.clone());

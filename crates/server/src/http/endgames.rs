@@ -114,12 +114,12 @@ fn solving_answer(solving: &Arc<Solving>, material: Material) -> ApiResult<Respo
             })),
         )
             .into_response()),
-        Asked::Refused(Refusal::TooManyPieces { max }) => Err(not_answered(
-            ProbeError::TooManyPieces {
+        Asked::Refused(Refusal::TooManyPieces { max }) => {
+            Err(not_answered(ProbeError::TooManyPieces {
                 pieces: material.units(),
                 max,
-            },
-        )),
+            }))
+        }
         Asked::Refused(Refusal::Busy) => refused(
             StatusCode::SERVICE_UNAVAILABLE,
             "server.endgame_solver_busy",

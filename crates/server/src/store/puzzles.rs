@@ -296,7 +296,8 @@ impl Store {
                 let column = |f: fn(&PuzzleRow) -> &String| -> Vec<String> {
                     rows.iter().map(|r| f(r).clone()).collect()
                 };
-                let number = |f: fn(&PuzzleRow) -> f64| -> Vec<f64> { rows.iter().map(f).collect() };
+                let number =
+                    |f: fn(&PuzzleRow) -> f64| -> Vec<f64> { rows.iter().map(f).collect() };
                 let added = sqlx::query(
                     "INSERT INTO puzzles (id, lfen, moves, themes, source, rating, rd, volatility)
                      SELECT * FROM UNNEST($1::TEXT[], $2::TEXT[], $3::TEXT[], $4::TEXT[],
