@@ -45,8 +45,12 @@ struct GenerateArgs {
     #[arg(long, default_value_t = 200)]
     max_plies: usize,
     /// Mine these game records (6.5) instead of self-play.
-    #[arg(long)]
+    #[arg(long, conflicts_with = "datagen")]
     records: Option<PathBuf>,
+    /// Mine the games of this `legion datagen` file (either format)
+    /// instead of self-play: their positions one move apart.
+    #[arg(long)]
+    datagen: Option<PathBuf>,
     #[arg(long, default_value_t = 1)]
     seed: u64,
     #[arg(long, default_value_t = 1)]
@@ -90,8 +94,16 @@ pub fn run(a: PuzzlesArgs) -> Result<(), Failure> {
 }
 
 fn generate(a: GenerateArgs) -> Result<(), Failure> {
-    let games = match &a.records {
-        Some(path) => {
+    let games = match (&a.records, &a.datagen) {
+        (None, Some(path)) => {
+            let file = std::fs::File::open(path)
+                .map_err(|e| Failure(format!("{}: {e}", path.display())))?;
+            Games::Datagen(
+                puzzles::from_datagen(std::io::BufReader::new(file))
+                    .map_err(|e| Failure(format!("{}: {e}", path.display())))?,
+            )
+        }
+        (Some(path), _) => {
             let text = std::fs::read_to_string(path)
                 .map_err(|e| Failure(format!("{}: {e}", path.display())))?;
             Games::Records(
@@ -99,7 +111,7 @@ fn generate(a: GenerateArgs) -> Result<(), Failure> {
                     .map_err(|e| Failure(format!("{}: {e}", path.display())))?,
             )
         }
-        None => {
+        (None, None) => {
             if !(1..=10).contains(&a.level) {
                 return Err(Failure(format!("--level {}: levels are 1 to 10", a.level)));
             }

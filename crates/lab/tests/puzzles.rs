@@ -206,6 +206,36 @@ fn the_miner_tries_the_moves_a_player_might_have_made() {
 }
 
 #[test]
+fn datagen_games_are_cut_where_a_position_is_not_one_move_on() {
+    // A datagen file keeps positions, not moves, and leaves some out: a
+    // game is read as stretches of positions one legal move apart, with
+    // the moves found again. Here: the initial position, c3-d4, b6-c5
+    // (one stretch of three), then a position two moves further (d4xb6,
+    // forced by 4.2, and a7xc5 left out: a gap) and one move on from it
+    // (e3-d4).
+    let initial = Position::initial();
+    let (_, first) = line(&initial.to_string(), &["c3d4", "b6c5"]);
+    let p1 = initial.after(first[0]);
+    let p2 = p1.after(first[1]);
+    let (_, later) = line(&p2.to_string(), &["d4b6", "a7c5", "e3d4"]);
+    let q0 = p2.after(later[0]).after(later[1]);
+    let q1 = q0.after(later[2]);
+    let text: String = [initial, p1, p2, q0, q1]
+        .iter()
+        .map(|p| format!("{p};0;0.5\n"))
+        .collect::<String>()
+        + "# game 7\n";
+    let stretches = puzzles::from_datagen(text.as_bytes()).expect("a text datagen file");
+    assert_eq!(stretches.len(), 2, "{stretches:?}");
+    assert_eq!((stretches[0].game, stretches[0].part), (7, 0));
+    assert_eq!(stretches[0].positions, vec![initial, p1, p2]);
+    assert_eq!(stretches[0].moves, first);
+    assert_eq!((stretches[1].game, stretches[1].part), (7, 1));
+    assert_eq!(stretches[1].positions, vec![q0, q1]);
+    assert_eq!(stretches[1].moves, vec![later[2]]);
+}
+
+#[test]
 fn mining_resumes_where_it_stopped() {
     let dir = std::env::temp_dir().join(format!("legion-puzzles-{}", std::process::id()));
     std::fs::create_dir_all(&dir).expect("temp dir");

@@ -158,6 +158,64 @@ pub enum Games {
     },
     /// Game records (6.5), each named by its `Site` tag or its number.
     Records(Vec<Record>),
+    /// Stretches of `legion datagen` games (`from_datagen`).
+    Datagen(Vec<Stretch>),
+}
+
+/// Positions of a datagen game one legal move apart, with those moves:
+/// the file keeps positions, not moves, and leaves some out, so a game
+/// is cut where the next position is not one move on.
+#[derive(Clone, Debug)]
+pub struct Stretch {
+    /// The game's number in the file, and the stretch's within the game.
+    pub game: u64,
+    pub part: usize,
+    pub positions: Vec<Position>,
+    pub moves: Vec<legion_rules::Move>,
+}
+
+/// The stretches of a datagen file's games (either format), two positions
+/// at least each.
+pub fn from_datagen(
+    input: impl std::io::BufRead,
+) -> Result<Vec<Stretch>, crate::datafile::DataError> {
+    let mut out = Vec::new();
+    crate::datafile::read_games(input, &mut |game, samples| {
+        let mut part = 0;
+        let mut current: Option<Stretch> = None;
+        for s in samples {
+            let p = s.position;
+            let step = current.as_ref().and_then(|c| {
+                let last = c.positions.last()?;
+                last.legal_moves()
+                    .iter()
+                    .copied()
+                    .find(|&m| last.after(m).hash() == p.hash())
+            });
+            match (step, current.as_mut()) {
+                (Some(m), Some(c)) => {
+                    c.moves.push(m);
+                    c.positions.push(p);
+                }
+                _ => {
+                    if let Some(c) = current.take().filter(|c| !c.moves.is_empty()) {
+                        out.push(c);
+                        part += 1;
+                    }
+                    current = Some(Stretch {
+                        game,
+                        part,
+                        positions: vec![p],
+                        moves: Vec::new(),
+                    });
+                }
+            }
+        }
+        if let Some(c) = current.filter(|c| !c.moves.is_empty()) {
+            out.push(c);
+        }
+    })?;
+    Ok(out)
 }
 
 impl Games {
@@ -165,6 +223,7 @@ impl Games {
         match self {
             Games::SelfPlay { count, .. } => *count,
             Games::Records(r) => r.len(),
+            Games::Datagen(d) => d.len(),
         }
     }
 }
@@ -297,6 +356,11 @@ fn mine_one(games: &Games, i: usize, settings: &Settings) -> Vec<Puzzle> {
             self_play(i, *level, *seed, *random_plies, *max_plies),
             format!("selfplay/{seed}/{i}"),
         ),
+        Games::Datagen(stretches) => {
+            let st = &stretches[i];
+            let name = format!("datagen/{}.{}", st.game, st.part);
+            return mine_game(&st.positions, &st.moves, &Source { name }, settings);
+        }
         Games::Records(records) => {
             let r = &records[i];
             let name = r
