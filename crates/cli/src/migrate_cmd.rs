@@ -14,6 +14,10 @@ pub struct MigrateArgs {
     /// The database to copy into (created and migrated if needed).
     #[arg(long)]
     pub to: String,
+    /// Copy the games even though the source holds accounts, studies or
+    /// other players' data that `migrate` does not copy yet (left behind).
+    #[arg(long)]
+    pub games_only: bool,
 }
 
 pub fn run(a: MigrateArgs) -> Result<(), Failure> {
@@ -23,6 +27,25 @@ pub fn run(a: MigrateArgs) -> Result<(), Failure> {
     let runtime = legion_server::runtime().map_err(|e| Failure(format!("cannot start: {e}")))?;
     let report = runtime.block_on(async {
         let from = legion_server::store::Store::open(&a.from).await?;
+        // Nothing is left behind silently: players' data stops the copy
+        // unless the host asks for the games alone.
+        let left = legion_server::store::migrate::left_behind(&from).await?;
+        if !left.is_empty() {
+            let list = left
+                .iter()
+                .map(|(what, n)| format!("{what}: {n}"))
+                .collect::<Vec<_>>()
+                .join(", ");
+            if !a.games_only {
+                return Err(Failure(format!(
+                    "'{}' holds what `legion migrate` does not copy yet: {list}. \
+                     It copies games only; run again with --games-only to copy them \
+                     and leave the rest behind (docs/HOSTING.md)",
+                    a.from
+                )));
+            }
+            eprintln!("--games-only: left behind in '{}': {list}", a.from);
+        }
         let to = legion_server::store::Store::open(&a.to).await?;
         let bar = ProgressBar::new(0);
         bar.set_style(

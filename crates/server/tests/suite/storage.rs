@@ -321,6 +321,22 @@ async fn migrating_copies_and_checks_every_game() {
         let c = rusqlite::Connection::open(dir.path().join("from.db")).unwrap();
         c.execute("DELETE FROM games WHERE id = 'g4'", []).unwrap();
     }
+    // Games only so far: nothing would be left behind. An account and a
+    // study (what `copy` does not copy yet) are counted, so that
+    // `legion migrate` says so instead of dropping them silently.
+    use legion_server::store::migrate::left_behind;
+    assert_eq!(left_behind(&from).await.unwrap(), vec![]);
+    let c = rusqlite::Connection::open(dir.path().join("from.db")).unwrap();
+    c.execute_batch(
+        "INSERT INTO accounts (id, username, username_key, created_ms) VALUES (1, 'Ann', 'ann', 0);
+         INSERT INTO studies (id, owner_account, title, chapters, created_ms, updated_ms, version)
+             VALUES ('s1', 1, 'A study', '[]', 0, 0, 1);",
+    )
+    .unwrap();
+    assert_eq!(
+        left_behind(&from).await.unwrap(),
+        vec![("accounts", 1), ("studies", 1)]
+    );
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
