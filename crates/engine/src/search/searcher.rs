@@ -93,13 +93,15 @@ impl<'a> Searcher<'a> {
                 self.shared.stop.store(true, Ordering::Relaxed);
             }
         } else if self.nodes == 1
-            && self
-                .budget
-                .exhausted(self.shared.nodes.load(Ordering::Relaxed) + 1)
+            && (self.shared.external.load(Ordering::Relaxed)
+                || self
+                    .budget
+                    .exhausted(self.shared.nodes.load(Ordering::Relaxed) + 1))
         {
-            // The first node looks at the clock too, without flushing (the
-            // cadence above decides where node limits stop): a search
-            // given no time stops at once instead of after 1,024 nodes.
+            // The first node looks at the stop flag and the clock too,
+            // without flushing (the cadence above decides where node
+            // limits stop): a search stopped before it began, or given no
+            // time, stops at once instead of after 1,024 nodes.
             self.shared.stop.store(true, Ordering::Relaxed);
         }
         if self.shared.stop.load(Ordering::Relaxed) {

@@ -326,14 +326,21 @@ mod tests {
 
     #[test]
     fn a_position_is_scored_by_a_completed_depth_never_by_a_stopped_search() {
-        // Two Queens against a King and a man, White to move, wins. Depth 1
-        // costs about 5,000 nodes here (checks are extended): a search
-        // of 1,000 or 4,000 nodes stops before it and says "0"; the
-        // evaluation searches on until a depth is complete.
+        // Two Queens against a King and a man, White to move. Given one
+        // node, a search stops at its first (it looks at its budget
+        // there) and completes no depth: its "score" would be 0. The
+        // evaluation searches on, with more nodes, until a depth is
+        // complete, and scores that: White is two Queens (1,760) against
+        // a man (100) ahead.
         let pos: Position = "7k/6m1/8/8/8/8/1QQ5/4K3 w - 0 1".parse().unwrap();
+        let one = Limits {
+            nodes: Some(1),
+            ..Limits::default()
+        };
+        assert_eq!(legion_engine::search::search_once(&pos, &one, 1).depth, 0);
         let stop = std::sync::atomic::AtomicBool::new(false);
-        let (score, best) = evaluate_from(&pos, &stop, 1_000).unwrap();
-        assert!(score > WIN_BOUND, "{score}");
+        let (score, best) = evaluate_from(&pos, &stop, 1).unwrap();
+        assert!(score > 1_500, "{score}");
         assert!(best.is_some());
         // A stopped evaluation is no evaluation.
         stop.store(true, std::sync::atomic::Ordering::Relaxed);
