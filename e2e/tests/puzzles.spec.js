@@ -26,6 +26,8 @@ async function solve(page, p) {
   for (let i = 1; i < p.moves.length; i += 2) {
     await expect(state(page)).toHaveAttribute('data-state', 'yours');
     await clickSquares(page, squares(p.moves[i]));
+    // The move is taken: not the solver's turn until the reply is played.
+    await expect(state(page)).not.toHaveAttribute('data-state', 'yours');
   }
   await expect(state(page)).toHaveAttribute('data-state', 'over');
 }

@@ -260,6 +260,10 @@ class Trainer {
     const p = this.puzzle;
     if (!p || !this.view || !this.board.view.movable) return;
     showError(this.error, '');
+    // At once, before the checks that wait on the server: no longer the
+    // solver's turn (a second move is not taken meanwhile).
+    this.board.set({ ...this.board.view, movable: false });
+    this.status.dataset.state = 'checking';
     const expected = p.moves[this.ply];
     const before = this.view;
     if (m.canonical === expected || await this.alsoMates(m, expected)) {
