@@ -161,28 +161,33 @@ impl<'p> Solver<'p> {
         dir: &Path,
         mut each: impl FnMut(&Material, u64),
     ) -> Result<u64, TableError> {
-        let mut total = 0;
-        for m in &self.order {
-            let t = &self.tables[m];
-            let bytes = write_table(&dir.join(m.file_name()), m, &t.values, &t.dtz)?;
-            each(m, bytes);
-            total += bytes;
-        }
-        Ok(total)
+        self.write_where(dir, |_| true, &mut each)
     }
 
     /// As [`Solver::write_tables`], but only the endings `dir` has no
     /// file for yet (a server solving on demand, whose files are being
     /// read). Returns the bytes written.
     pub fn write_new_tables(&self, dir: &Path) -> Result<u64, TableError> {
+        self.write_where(dir, |path| !path.exists(), &mut |_, _| {})
+    }
+
+    /// Writes the tables whose path `keep` accepts, smaller endings first.
+    fn write_where(
+        &self,
+        dir: &Path,
+        keep: impl Fn(&Path) -> bool,
+        each: &mut dyn FnMut(&Material, u64),
+    ) -> Result<u64, TableError> {
         let mut total = 0;
         for m in &self.order {
             let path = dir.join(m.file_name());
-            if path.exists() {
+            if !keep(&path) {
                 continue;
             }
             let t = &self.tables[m];
-            total += write_table(&path, m, &t.values, &t.dtz)?;
+            let bytes = write_table(&path, m, &t.values, &t.dtz)?;
+            each(m, bytes);
+            total += bytes;
         }
         Ok(total)
     }
