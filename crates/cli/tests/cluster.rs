@@ -221,7 +221,7 @@ async fn play(
             continue;
         };
         let mut state = Value::Null;
-        loop {
+        'moves: loop {
             // Wait for a state in which it is our move (or the end).
             let ready = |st: &Value| {
                 st["status"] != "active"
@@ -273,6 +273,28 @@ async fn play(
                         out.acked.push((ply, mv));
                         shared.acked.fetch_add(1, Ordering::Relaxed);
                         break;
+                    }
+                    // The move in doubt at the kill was written after
+                    // all, later than this server's look at the store:
+                    // the fresh state follows the refusal.
+                    Some(m)
+                        if m["code"] == "server.stale_move"
+                            && out.in_flight.as_ref().is_some_and(|(p, _)| *p == ply) =>
+                    {
+                        while state["ply"].as_u64().is_none_or(|p| (p as usize) <= ply) {
+                            match next(&mut ws, Duration::from_secs(30)).await {
+                                Some(m) if m["type"] == "state" || m["type"] == "update" => {
+                                    state = m["state"].clone()
+                                }
+                                Some(_) => {}
+                                None => {
+                                    out.reconnects += 1;
+                                    node += 1;
+                                    continue 'connection;
+                                }
+                            }
+                        }
+                        continue 'moves;
                     }
                     Some(m) if m["type"] == "error" => {
                         panic!("game {}: move {mv} at ply {ply} refused: {m}", game.id)
