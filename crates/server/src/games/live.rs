@@ -338,7 +338,7 @@ impl Live {
             None => outcome.map(i18n::outcome),
         };
         let reason = why.as_ref().map(|t| t.render(i18n::Lang::En));
-        let legal: Vec<serde_json::Value> = if active {
+        let legal: Vec<view::LegalMove> = if active {
             view::legal_moves(pos, false)
         } else {
             Vec::new()

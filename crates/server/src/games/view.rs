@@ -8,6 +8,7 @@ use legion_rules::castling::{self, CastlingSide};
 use legion_rules::game::Outcome;
 use legion_rules::notation::{canonical, human, legion_path};
 use legion_rules::{Bitboard, Color, Move, MoveKind, Position, Role, Square};
+use serde::Serialize;
 use serde_json::{Map, Value, json};
 
 /// A piece as the API names it: colour and letter, `wQ`, `bM`.
@@ -51,32 +52,54 @@ fn squares(list: impl IntoIterator<Item = Square>) -> Vec<String> {
 }
 
 /// A legal move of `pos` with everything a client needs to draw it.
-pub fn legal_move(pos: &Position, m: Move) -> Value {
-    json!({
-        "canonical": canonical(pos, m),
-        "human": human(pos, m),
-        "from": m.from().to_string(),
-        "to": m.to().to_string(),
-        "path": squares(legion_path(pos, m)),
-        "captured": squares(m.captured()),
-        "kind": kind(m),
-    })
+/// A struct, not a `json!` map: the server writes one for every legal
+/// move after every move, and building maps was most of its work in the
+/// flood benchmark (docs/BENCHMARKS.md).
+#[derive(Debug, Serialize)]
+pub struct LegalMove {
+    pub canonical: String,
+    pub human: String,
+    pub from: String,
+    pub to: String,
+    pub path: Vec<String>,
+    pub captured: Vec<String>,
+    pub kind: &'static str,
+}
+
+pub fn legal_move(pos: &Position, m: Move) -> LegalMove {
+    LegalMove {
+        canonical: canonical(pos, m),
+        human: human(pos, m),
+        from: m.from().to_string(),
+        to: m.to().to_string(),
+        path: squares(legion_path(pos, m)),
+        captured: squares(m.captured()),
+        kind: kind(m),
+    }
 }
 
 /// A played move: as `legal_move`, with its number, the LFEN after it and
 /// whether the side to move there is in check (the page marks the King of
 /// any position in the game's history from it, not from notation).
-pub fn played_move(before: &Position, m: Move, ply: usize, after: &Position) -> Value {
-    let mut v = legal_move(before, m);
-    if let Value::Object(map) = &mut v {
-        map.insert("ply".into(), json!(ply));
-        map.insert("lfen".into(), json!(after.to_lfen()));
-        map.insert("check".into(), json!(after.is_check()));
-    }
-    v
+#[derive(Debug, Serialize)]
+pub struct PlayedMove {
+    #[serde(flatten)]
+    pub mv: LegalMove,
+    pub ply: usize,
+    pub lfen: String,
+    pub check: bool,
 }
 
-pub fn legal_moves(pos: &Position, over: bool) -> Vec<Value> {
+pub fn played_move(before: &Position, m: Move, ply: usize, after: &Position) -> PlayedMove {
+    PlayedMove {
+        mv: legal_move(before, m),
+        ply,
+        lfen: after.to_lfen(),
+        check: after.is_check(),
+    }
+}
+
+pub fn legal_moves(pos: &Position, over: bool) -> Vec<LegalMove> {
     if over {
         return Vec::new();
     }
@@ -162,15 +185,24 @@ pub fn outcome(o: Option<Outcome>) -> Value {
 
 /// A legal move with the LFEN of the position it leads to: the analysis
 /// board plays moves by the server's rules, not its own.
-pub fn legal_move_with_lfen(pos: &Position, m: Move) -> Value {
-    let mut v = legal_move(pos, m);
-    v["lfen"] = json!(pos.after(m).to_lfen());
-    v
+pub fn legal_move_with_lfen(pos: &Position, m: Move) -> WithLfen {
+    WithLfen {
+        mv: legal_move(pos, m),
+        lfen: pos.after(m).to_lfen(),
+    }
+}
+
+/// A legal move and the LFEN after it.
+#[derive(Debug, Serialize)]
+pub struct WithLfen {
+    #[serde(flatten)]
+    pub mv: LegalMove,
+    pub lfen: String,
 }
 
 /// The state-like view of any position (`POST /api/position`).
 pub fn position(pos: &Position, o: Option<Outcome>) -> Value {
-    let legal: Vec<Value> = if o.is_some() {
+    let legal: Vec<WithLfen> = if o.is_some() {
         Vec::new()
     } else {
         pos.legal_moves()

@@ -74,7 +74,7 @@ fn annotate(id: &StudyId, c: &Chapter) -> Result<serde_json::Value, StudyRefusal
             (Some(p), Some(text)) if p < i => {
                 let before = positions[p];
                 let m = parse_canonical(&before, text).map_err(|e| corrupt(e.to_string()))?;
-                v["played"] = legal_move_with_lfen(&before, m);
+                v["played"] = serde_json::json!(legal_move_with_lfen(&before, m));
                 before.after(m)
             }
             _ if i == 0 => start,
