@@ -252,10 +252,7 @@ mod tests {
         let t = Table::new(1);
         let deep = 0x0000_0000_0001_0000u64;
         let other = 0x0000_0000_0002_0000u64;
-        assert!(
-            std::ptr::eq(t.slot(deep), t.slot(other)),
-            "the premise: one slot"
-        );
+        assert!(std::ptr::eq(t.slot(deep), t.slot(other)), "the premise: one slot");
         t.store(deep, entry(5, 40));
         // Quiescence (depth -1) may replace entries of depth 2 or less only.
         t.store_shallow(other, entry(-1, 7), 2);
