@@ -155,29 +155,6 @@ impl Table {
         s.data.store(data, Ordering::Relaxed);
     }
 
-    /// Stores `e` unless the slot holds another position searched deeper
-    /// than `shallowest`: for quiescence, whose results are many and cheap.
-    pub fn store_shallow(&self, key: u64, e: Entry, shallowest: i32) {
-        if let Some(old) = self.occupant(key)
-            && old.0 != key >> 16
-            && old.1 > shallowest
-        {
-            return;
-        }
-        self.store(key, e);
-    }
-
-    /// The high key bits and the depth of whatever the slot of `key` holds.
-    fn occupant(&self, key: u64) -> Option<(u64, i32)> {
-        let s = self.slot(key);
-        let data = s.data.load(Ordering::Relaxed);
-        let plain = s.key.load(Ordering::Relaxed) ^ data;
-        if plain == 0 {
-            return None;
-        }
-        Some((plain >> 16, ((plain & 0xFFFF) >> 2 & 0xFF) as i32 - 20))
-    }
-
     /// Permille of slots in use, from a sample (for `info hashfull`).
     pub fn hashfull(&self) -> u32 {
         let n = self.slots.len().min(1000);
@@ -233,39 +210,5 @@ mod tests {
         let e = t.probe(key).unwrap();
         assert_eq!(e.depth, -3);
         assert_eq!(e.mv.find(&moves), Some(m), "the old move is kept");
-    }
-
-    fn entry(depth: i32, score: i32) -> Entry {
-        Entry {
-            mv: PackedMove::NONE,
-            score,
-            eval: 0,
-            depth,
-            bound: Bound::Exact,
-        }
-    }
-
-    #[test]
-    fn a_shallow_store_keeps_deeper_entries_of_other_positions() {
-        // Two small keys share slot 0 (the index is the key's high bits)
-        // and differ in the bits the slot keeps.
-        let t = Table::new(1);
-        let deep = 0x0000_0000_0001_0000u64;
-        let other = 0x0000_0000_0002_0000u64;
-        assert!(std::ptr::eq(t.slot(deep), t.slot(other)), "the premise: one slot");
-        t.store(deep, entry(5, 40));
-        // Quiescence (depth -1) may replace entries of depth 2 or less only.
-        t.store_shallow(other, entry(-1, 7), 2);
-        assert_eq!(t.probe(deep).map(|e| e.score), Some(40));
-        assert!(t.probe(other).is_none());
-        // Its own position's entry, whatever its depth, is replaced as by
-        // `store` (which keeps a much deeper non-exact one, tested above).
-        t.store_shallow(deep, entry(-1, 9), 2);
-        assert_eq!(t.probe(deep).map(|e| (e.depth, e.score)), Some((-1, 9)));
-        // A shallow entry of another position gives way.
-        t.store(deep, entry(2, 11));
-        t.store_shallow(other, entry(-1, 13), 2);
-        assert_eq!(t.probe(other).map(|e| e.score), Some(13));
-        assert!(t.probe(deep).is_none());
     }
 }

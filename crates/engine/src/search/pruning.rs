@@ -59,14 +59,6 @@ pub const ASPIRATION_WINDOW: i32 = 30;
 /// captures can be long, and quiescence must end.
 pub const QUIESCENCE_FORCED_PLIES: u32 = 8;
 
-/// The depth quiescence results are stored at in the table: below every
-/// main-search entry, so they never stand in for a search of depth 1.
-pub const QUIESCENCE_DEPTH: i32 = -1;
-/// A quiescence result takes a slot of another position only if what is
-/// there is at most this deep: the main search's deeper entries are worth
-/// more than it.
-pub const QUIESCENCE_REPLACES: i32 = 2;
-
 /// The late move reduction of the `index`th move at `depth`, in plies.
 pub fn reduction(depth: i32, index: usize) -> i32 {
     let r = LMR_BASE + (depth as f32).ln() * ((index as f32).ln()) / LMR_DIVISOR;

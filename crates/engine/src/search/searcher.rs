@@ -581,31 +581,10 @@ impl<'a> Searcher<'a> {
             return self.evaluate(pos, ply);
         }
         let forced = !in_check && moves.first().is_some_and(|m| m.kind() == MoveKind::Jump);
-        // The table: a bound from an earlier visit (any depth: quiescence
-        // is the shallowest search), its move first, its evaluation.
-        let key = pos.hash();
-        let tt_entry = self.shared.tt.probe(key);
-        if let Some(e) = tt_entry {
-            let s = from_tt(e.score, ply);
-            match e.bound {
-                Bound::Exact => return s,
-                Bound::Lower if s >= beta => return s,
-                Bound::Upper if s <= alpha => return s,
-                _ => {}
-            }
-        }
-        let original_alpha = alpha;
         let mut best = -INF;
-        let mut static_eval = 0;
         if !in_check && !forced {
-            let stand = tt_entry
-                .map(|e| e.eval)
-                .unwrap_or_else(|| self.evaluate(pos, ply));
-            static_eval = stand;
+            let stand = self.evaluate(pos, ply);
             if stand >= beta || moves.is_empty() {
-                if stand >= beta {
-                    self.store_quiet(key, stand, stand, Bound::Lower, None, ply);
-                }
                 return stand;
             }
             best = stand;
@@ -614,13 +593,11 @@ impl<'a> Searcher<'a> {
             // Long forced lines end here with a plain evaluation.
             return self.evaluate(pos, ply);
         }
-        let tt_move = tt_entry.and_then(|e| e.mv.find(&moves));
-        let mut scores = self.ordering.scores(pos, &moves, tt_move, ply);
-        let mut best_move = None;
+        let mut scores = self.ordering.scores(pos, &moves, None, ply);
         for i in 0..moves.len() {
             let (m, _) = pick(&mut moves, &mut scores, i);
             let child = pos.after(m);
-            self.path.push(key);
+            self.path.push(pos.hash());
             let s = -self.quiesce(&child, -beta, -alpha, ply + 1, qdepth + 1);
             self.path.pop();
             if self.stopped {
@@ -628,7 +605,6 @@ impl<'a> Searcher<'a> {
             }
             if s > best {
                 best = s;
-                best_move = Some(m);
                 if s > alpha {
                     alpha = s;
                     if s >= beta {
@@ -637,39 +613,7 @@ impl<'a> Searcher<'a> {
                 }
             }
         }
-        let bound = if best >= beta {
-            Bound::Lower
-        } else if best > original_alpha {
-            Bound::Exact
-        } else {
-            Bound::Upper
-        };
-        self.store_quiet(key, best, static_eval, bound, best_move, ply);
         best
-    }
-
-    /// Stores a quiescence result, at the depth below every main-search
-    /// entry, without evicting a deeper entry of another position.
-    fn store_quiet(
-        &self,
-        key: u64,
-        score: i32,
-        eval: i32,
-        bound: Bound,
-        mv: Option<Move>,
-        ply: usize,
-    ) {
-        self.shared.tt.store_shallow(
-            key,
-            Entry {
-                mv: mv.map_or(PackedMove::NONE, PackedMove::pack),
-                score: to_tt(score, ply),
-                eval,
-                depth: QUIESCENCE_DEPTH,
-                bound,
-            },
-            QUIESCENCE_REPLACES,
-        );
     }
 }
 
