@@ -190,8 +190,6 @@ enum Next {
     Reply(String),
     /// Send the whole state, and follow the changes from there on.
     State,
-    /// The same, after a hello: from a copy checked against the store.
-    Hello,
     Close(u16, &'static str),
 }
 
@@ -201,21 +199,8 @@ impl Session {
     /// The whole state, and the changes after it: both taken under the
     /// game's lock, so that no change made before the state (queued while
     /// the client was saying hello, say) is sent after it.
-    ///
-    /// On a hello with several servers, the copy in memory is checked
-    /// against the store first: a client that comes here because its
-    /// server died may have had a move written there that this server
-    /// has not yet heard of, and would otherwise answer a stale position.
-    async fn full_state(&mut self, hello: bool) -> (String, Updates) {
+    async fn full_state(&mut self) -> (String, Updates) {
         let mut g = self.handle.lock().await;
-        if hello
-            && self.app.hub.store.is_shared()
-            && let Err(e) = self.app.hub.refresh(&mut g, &self.handle).await
-        {
-            // The copy in memory is still worth watching; a move made
-            // from it is checked against the store when it is written.
-            tracing::warn!(game = %self.id, "could not read the game again on hello: {e}");
-        }
         let seat = seat_of(&g.row, &self.who);
         self.seat = seat;
         let state = self.app.hub.full(&mut g, seat);
@@ -239,7 +224,7 @@ impl Session {
             return;
         };
         self.who.token = token;
-        let (state, mut updates) = self.full_state(true).await;
+        let (state, mut updates) = self.full_state().await;
         if out.send(Message::Text(state.into())).await.is_err() {
             return;
         }
@@ -299,9 +284,8 @@ impl Session {
                         break;
                     }
                 }
-                Next::State | Next::Hello => {
-                    let hello = matches!(next, Next::Hello);
-                    let (text, fresh) = self.full_state(hello).await;
+                Next::State => {
+                    let (text, fresh) = self.full_state().await;
                     updates = fresh;
                     if out.send(Message::Text(text.into())).await.is_err() {
                         break;
@@ -332,7 +316,7 @@ impl Session {
             ClientMessage::Ping => Next::Reply(ServerMessage::Pong.text()),
             ClientMessage::Hello { token } => {
                 self.who.token = token;
-                Next::Hello
+                Next::State
             }
             ClientMessage::Move { mv, ply } => {
                 let refused = |e: ApiError, ply| {
