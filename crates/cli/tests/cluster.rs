@@ -149,6 +149,9 @@ struct Played {
     acked: Vec<(usize, String)>,
     /// A move sent when the server died: stored or not, either is right.
     in_flight: Option<(usize, String)>,
+    /// Moves in doubt at the kill that a server then refused as stale at
+    /// their ply: they were written after all, and must be stored there.
+    written_in_doubt: Vec<(usize, String)>,
     latencies: Vec<Duration>,
     /// Engine games: from each acknowledged move to the engine's reply
     /// (across reconnections: what the player waited).
@@ -181,6 +184,24 @@ async fn next(ws: &mut Socket, within: Duration) -> Option<Value> {
     }
 }
 
+/// Whether `state` has a move at `ply` (0-based).
+fn past(state: &Value, ply: usize) -> bool {
+    state["ply"].as_u64().is_some_and(|p| p as usize > ply)
+}
+
+/// Reads the socket's states into `state` until `done` holds; false if
+/// the connection is lost first (or stays silent for 30 s).
+async fn wait_state(ws: &mut Socket, state: &mut Value, done: impl Fn(&Value) -> bool) -> bool {
+    while !done(state) {
+        match next(ws, Duration::from_secs(30)).await {
+            Some(m) if m["type"] == "state" || m["type"] == "update" => *state = m["state"].clone(),
+            Some(_) => {}
+            None => return false,
+        }
+    }
+    true
+}
+
 fn next_random(x: &mut u64) -> u64 {
     *x ^= *x << 13;
     *x ^= *x >> 7;
@@ -200,6 +221,7 @@ async fn play(
     let mut out = Played {
         acked: Vec::new(),
         in_flight: None,
+        written_in_doubt: Vec::new(),
         latencies: Vec::new(),
         engine_waits: Vec::new(),
         reconnects: 0,
@@ -229,18 +251,10 @@ async fn play(
                     || (st["legal"].as_array().is_some_and(|l| !l.is_empty())
                         && (!game.engine || st["turn"] != st["engine_color"]))
             };
-            while state.is_null() || !ready(&state) {
-                match next(&mut ws, Duration::from_secs(30)).await {
-                    Some(m) if m["type"] == "state" || m["type"] == "update" => {
-                        state = m["state"].clone()
-                    }
-                    Some(_) => {}
-                    None => {
-                        out.reconnects += 1;
-                        node += 1;
-                        continue 'connection;
-                    }
-                }
+            if !wait_state(&mut ws, &mut state, |st| !st.is_null() && ready(st)).await {
+                out.reconnects += 1;
+                node += 1;
+                continue 'connection;
             }
             if let Some(t) = awaiting.take() {
                 out.engine_waits.push(t.elapsed());
@@ -281,18 +295,12 @@ async fn play(
                         if m["code"] == "server.stale_move"
                             && out.in_flight.as_ref().is_some_and(|(p, _)| *p == ply) =>
                     {
-                        while state["ply"].as_u64().is_none_or(|p| (p as usize) <= ply) {
-                            match next(&mut ws, Duration::from_secs(30)).await {
-                                Some(m) if m["type"] == "state" || m["type"] == "update" => {
-                                    state = m["state"].clone()
-                                }
-                                Some(_) => {}
-                                None => {
-                                    out.reconnects += 1;
-                                    node += 1;
-                                    continue 'connection;
-                                }
-                            }
+                        // Checked against the store at the end.
+                        out.written_in_doubt.extend(out.in_flight.clone());
+                        if !wait_state(&mut ws, &mut state, |st| past(st, ply)).await {
+                            out.reconnects += 1;
+                            node += 1;
+                            continue 'connection;
                         }
                         continue 'moves;
                     }
@@ -315,18 +323,10 @@ async fn play(
                 tokio::time::sleep(p).await;
             }
             // Our own move's update follows the ack.
-            while state["ply"].as_u64().is_none_or(|p| (p as usize) <= ply) {
-                match next(&mut ws, Duration::from_secs(30)).await {
-                    Some(m) if m["type"] == "state" || m["type"] == "update" => {
-                        state = m["state"].clone()
-                    }
-                    Some(_) => {}
-                    None => {
-                        out.reconnects += 1;
-                        node += 1;
-                        continue 'connection;
-                    }
-                }
+            if !wait_state(&mut ws, &mut state, |st| past(st, ply)).await {
+                out.reconnects += 1;
+                node += 1;
+                continue 'connection;
             }
         }
     }
@@ -612,6 +612,14 @@ fn three_servers_one_killed() {
                     moves.get(*ply),
                     Some(mv),
                     "game {}: acknowledged move {mv} at ply {ply} not stored there",
+                    g.id
+                );
+            }
+            for (ply, mv) in &p.written_in_doubt {
+                assert_eq!(
+                    moves.get(*ply),
+                    Some(mv),
+                    "game {}: the move {mv} in doubt, refused as stale at ply {ply}, is not stored there",
                     g.id
                 );
             }

@@ -338,11 +338,7 @@ impl Live {
             None => outcome.map(i18n::outcome),
         };
         let reason = why.as_ref().map(|t| t.render(i18n::Lang::En));
-        let legal: Vec<view::LegalMove> = if active {
-            view::legal_moves(pos, false)
-        } else {
-            Vec::new()
-        };
+        let legal = view::legal_moves(pos, !active);
         let core = Arc::new(Core {
             id: self.row.id.clone(),
             mode: self.row.mode,
