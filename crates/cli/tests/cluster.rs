@@ -27,6 +27,7 @@ use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use futures_util::{SinkExt, StreamExt};
+use serde::Deserialize;
 use serde_json::{Value, json};
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio_tungstenite::tungstenite::Message;
@@ -172,11 +173,69 @@ async fn open(port: u16, id: &str, token: Option<&str>) -> Option<Socket> {
     Some(ws)
 }
 
-/// The next JSON message; `None` if the socket closed or failed.
-async fn next(ws: &mut Socket, within: Duration) -> Option<Value> {
+/// What the client reads of a socket message: only the fields it uses.
+/// The rest (a state's board, notation, premoves) is skipped without
+/// being built: the client shares the machine's two cores with the
+/// server it measures, and building every message as a `Value` took
+/// more CPU than the server spent on the move (docs/BENCHMARKS.md).
+#[derive(Debug, Deserialize)]
+struct Msg {
+    #[serde(rename = "type")]
+    kind: String,
+    #[serde(default)]
+    code: Option<String>,
+    #[serde(default)]
+    state: Option<State>,
+    /// The played move of an `update` (an `ack`'s, a text, is not used).
+    #[serde(rename = "move", default)]
+    played: Option<MoveField>,
+    /// The whole text of an `error`, to show.
+    #[serde(skip)]
+    text: String,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(untagged)]
+enum MoveField {
+    Played { canonical: String },
+    Other(serde::de::IgnoredAny),
+}
+
+/// The fields of a game's state the players and watchers use.
+#[derive(Clone, Debug, Default, Deserialize)]
+struct State {
+    status: String,
+    ply: usize,
+    turn: String,
+    engine_color: Option<String>,
+    #[serde(default)]
+    legal: Vec<Canonical>,
+    /// In a whole state (`state` messages), not in an `update`'s.
+    #[serde(default)]
+    moves: Vec<Canonical>,
+}
+
+#[derive(Clone, Debug, Deserialize)]
+struct Canonical {
+    canonical: String,
+}
+
+/// Reads one message; a text the server sent that is not one fails the
+/// test (it must never be taken for a lost connection).
+fn read_msg(text: &str) -> Msg {
+    let mut m: Msg =
+        serde_json::from_str(text).unwrap_or_else(|e| panic!("unreadable message ({e}): {text}"));
+    if m.kind == "error" {
+        m.text = text.to_string();
+    }
+    m
+}
+
+/// The next message; `None` if the socket closed or failed.
+async fn next(ws: &mut Socket, within: Duration) -> Option<Msg> {
     loop {
         match tokio::time::timeout(within, ws.next()).await {
-            Ok(Some(Ok(Message::Text(t)))) => return serde_json::from_str(&t).ok(),
+            Ok(Some(Ok(Message::Text(t)))) => return Some(read_msg(&t)),
             Ok(Some(Ok(Message::Close(_)))) | Ok(Some(Err(_))) | Ok(None) => return None,
             Ok(Some(Ok(_))) => continue,
             Err(_) => panic!("no message within {within:?}"),
@@ -185,16 +244,20 @@ async fn next(ws: &mut Socket, within: Duration) -> Option<Value> {
 }
 
 /// Whether `state` has a move at `ply` (0-based).
-fn past(state: &Value, ply: usize) -> bool {
-    state["ply"].as_u64().is_some_and(|p| p as usize > ply)
+fn past(state: &Option<State>, ply: usize) -> bool {
+    state.as_ref().is_some_and(|s| s.ply > ply)
 }
 
 /// Reads the socket's states into `state` until `done` holds; false if
 /// the connection is lost first (or stays silent for 30 s).
-async fn wait_state(ws: &mut Socket, state: &mut Value, done: impl Fn(&Value) -> bool) -> bool {
+async fn wait_state(
+    ws: &mut Socket,
+    state: &mut Option<State>,
+    done: impl Fn(&Option<State>) -> bool,
+) -> bool {
     while !done(state) {
         match next(ws, Duration::from_secs(30)).await {
-            Some(m) if m["type"] == "state" || m["type"] == "update" => *state = m["state"].clone(),
+            Some(m) if m.kind == "state" || m.kind == "update" => *state = m.state,
             Some(_) => {}
             None => return false,
         }
@@ -242,16 +305,16 @@ async fn play(
             out.reconnects += 1;
             continue;
         };
-        let mut state = Value::Null;
+        let mut state: Option<State> = None;
         'moves: loop {
             // Wait for a state in which it is our move (or the end).
-            let ready = |st: &Value| {
-                st["status"] != "active"
-                    || st["ply"].as_u64().is_some_and(|p| p as usize >= game.plies)
-                    || (st["legal"].as_array().is_some_and(|l| !l.is_empty())
-                        && (!game.engine || st["turn"] != st["engine_color"]))
+            let ready = |st: &State| {
+                st.status != "active"
+                    || st.ply >= game.plies
+                    || (!st.legal.is_empty()
+                        && (!game.engine || st.engine_color.as_ref() != Some(&st.turn)))
             };
-            if !wait_state(&mut ws, &mut state, |st| !st.is_null() && ready(st)).await {
+            if !wait_state(&mut ws, &mut state, |st| st.as_ref().is_some_and(ready)).await {
                 out.reconnects += 1;
                 node += 1;
                 continue 'connection;
@@ -259,15 +322,15 @@ async fn play(
             if let Some(t) = awaiting.take() {
                 out.engine_waits.push(t.elapsed());
             }
-            let ply = state["ply"].as_u64().unwrap() as usize;
-            if state["status"] != "active" || ply >= game.plies {
+            let st = state.as_ref().expect("a state");
+            let ply = st.ply;
+            if st.status != "active" || ply >= game.plies {
                 return out;
             }
-            let legal = state["legal"].as_array().unwrap();
-            let mv = legal[(next_random(&mut rng) % legal.len() as u64) as usize]["canonical"]
-                .as_str()
-                .unwrap()
-                .to_string();
+            let legal = &st.legal;
+            let mv = legal[(next_random(&mut rng) % legal.len() as u64) as usize]
+                .canonical
+                .clone();
             let sent = Instant::now();
             shared.sent.lock().unwrap().insert((game.index, ply), sent);
             let msg = json!({"type": "move", "move": mv, "ply": ply}).to_string();
@@ -279,7 +342,7 @@ async fn play(
             }
             loop {
                 match next(&mut ws, Duration::from_secs(30)).await {
-                    Some(m) if m["type"] == "ack" => {
+                    Some(m) if m.kind == "ack" => {
                         out.latencies.push(sent.elapsed());
                         if game.engine {
                             awaiting = Some(Instant::now());
@@ -292,7 +355,7 @@ async fn play(
                     // all, later than this server's look at the store:
                     // the fresh state follows the refusal.
                     Some(m)
-                        if m["code"] == "server.stale_move"
+                        if m.code.as_deref() == Some("server.stale_move")
                             && out.in_flight.as_ref().is_some_and(|(p, _)| *p == ply) =>
                     {
                         // Checked against the store at the end.
@@ -304,12 +367,13 @@ async fn play(
                         }
                         continue 'moves;
                     }
-                    Some(m) if m["type"] == "error" => {
-                        panic!("game {}: move {mv} at ply {ply} refused: {m}", game.id)
+                    Some(m) if m.kind == "error" => {
+                        panic!(
+                            "game {}: move {mv} at ply {ply} refused: {}",
+                            game.id, m.text
+                        )
                     }
-                    Some(m) if m["type"] == "state" || m["type"] == "update" => {
-                        state = m["state"].clone()
-                    }
+                    Some(m) if m.kind == "state" || m.kind == "update" => state = m.state,
                     Some(_) => {}
                     None => {
                         out.in_flight = Some((ply, mv));
@@ -339,17 +403,6 @@ struct Watched {
     /// an earlier move): must stay empty.
     out_of_order: Vec<String>,
     reconnects: usize,
-}
-
-fn canonicals(state: &Value) -> Vec<String> {
-    state["moves"]
-        .as_array()
-        .map(|ms| {
-            ms.iter()
-                .map(|m| m["canonical"].as_str().unwrap_or("").to_string())
-                .collect()
-        })
-        .unwrap_or_default()
 }
 
 /// Watches one game from server `home` (moving on if it dies) until the
@@ -393,7 +446,7 @@ async fn watch(
             }
             let m = match tokio::time::timeout(Duration::from_millis(200), ws.next()).await {
                 Err(_) => continue,
-                Ok(Some(Ok(Message::Text(t)))) => serde_json::from_str::<Value>(&t).unwrap(),
+                Ok(Some(Ok(Message::Text(t)))) => read_msg(&t),
                 Ok(Some(Ok(Message::Ping(_) | Message::Pong(_)))) => continue,
                 Ok(_) => {
                     w.reconnects += 1;
@@ -401,16 +454,17 @@ async fn watch(
                     continue 'connection;
                 }
             };
-            if m["type"] == "state" {
-                let all = canonicals(&m["state"]);
+            let Some(state) = m.state else { continue };
+            if m.kind == "state" {
+                let all: Vec<String> = state.moves.into_iter().map(|c| c.canonical).collect();
                 if all.len() < w.moves.len() || all[..w.moves.len()] != w.moves[..] {
                     w.out_of_order
                         .push(format!("state {all:?} after {:?}", w.moves));
                 }
                 w.moves = all;
-            } else if m["type"] == "update" {
-                let ply = m["state"]["ply"].as_u64().unwrap() as usize;
-                if let Some(mv) = m["move"]["canonical"].as_str() {
+            } else if m.kind == "update" {
+                let ply = state.ply;
+                if let Some(MoveField::Played { canonical: mv }) = &m.played {
                     if ply != w.moves.len() + 1 {
                         w.out_of_order
                             .push(format!("move {mv} as ply {ply} after {}", w.moves.len()));
