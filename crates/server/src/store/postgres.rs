@@ -682,9 +682,12 @@ async fn write_games(pool: &PgPool, writes: &[&Write]) -> Result<Vec<bool>, Stor
             None => q,
         };
     }
-    // A statement of one write is kept prepared on each connection; those
-    // of several vary with the batch and are planned each time.
-    let q = q.persistent(writes.len() == 1);
+    // Kept prepared on each connection, a statement for each shape of
+    // batch met (the kinds of write in order: a flood of moves makes one
+    // per batch size). Unprepared, PostgreSQL parsed and planned each
+    // batch anew, a fifth of its CPU in the flood (docs/BENCHMARKS.md);
+    // sqlx's cache of statements per connection is bounded (LRU).
+    let q = q.persistent(true);
     let row = q.fetch_one(pool).await?;
     (0..writes.len())
         .map(|i| Ok(row.try_get::<i64, _>(2 * i)? != 0))
