@@ -8,7 +8,14 @@ use crate::{Move, MoveKind, Position, Role, Square};
 
 /// The move as people write it (6.4), with `+` or `#`.
 pub fn human(pos: &Position, m: Move) -> String {
-    let mut s = human_without_suffix(pos, m);
+    human_among(pos, m, &pos.legal_moves())
+}
+
+/// `human`, given the legal moves of `pos` (6.4's disambiguation looks at
+/// them): who writes every legal move of a position finds them once, not
+/// once per chess move.
+pub fn human_among(pos: &Position, m: Move, legal: &[Move]) -> String {
+    let mut s = human_without_suffix(pos, m, legal);
     s.push_str(suffix(pos, m));
     s
 }
@@ -28,7 +35,7 @@ fn suffix(pos: &Position, m: Move) -> &'static str {
     }
 }
 
-fn human_without_suffix(pos: &Position, m: Move) -> String {
+fn human_without_suffix(pos: &Position, m: Move, legal: &[Move]) -> String {
     match m.kind() {
         MoveKind::Castle => match m.castling_side() {
             Some(CastlingSide::Long) => "O-O-O".to_string(),
@@ -47,9 +54,8 @@ fn human_without_suffix(pos: &Position, m: Move) -> String {
             s.push(role.upper_char());
             // 6.4: add file and/or rank when another piece of the same kind
             // (a Captor counts as its own kind) could go there too.
-            let rivals: Vec<Square> = pos
-                .legal_moves()
-                .into_iter()
+            let rivals: Vec<Square> = legal
+                .iter()
                 .filter(|o| {
                     o.kind() == MoveKind::Chess
                         && o.to() == m.to()

@@ -23,4 +23,4 @@ mod canonical;
 mod human;
 
 pub use canonical::{MoveParseError, canonical, legion_path, parse_canonical, parse_squares};
-pub use human::{human, parse_move};
+pub use human::{human, human_among, parse_move};
