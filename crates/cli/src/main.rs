@@ -19,6 +19,13 @@ use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
 
+/// mimalloc for every command: the server makes and drops many small
+/// strings per move (the notation and squares of each legal move), and
+/// glibc's allocator took about a quarter of its CPU in the cluster
+/// benchmark (docs/BENCHMARKS.md).
+#[global_allocator]
+static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 #[derive(Parser)]
 #[command(
     name = "legion",
