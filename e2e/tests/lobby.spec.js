@@ -100,8 +100,13 @@ test('quick pairing on phones, in Russian, puts two visitors in one game', async
   await two.locator('[data-pool="30+0"]').click();
   await expect(one).toHaveURL(/\/g\/[A-Za-z0-9]+$/, { timeout: 15_000 });
   await expect(two).toHaveURL(one.url(), { timeout: 15_000 });
-  // Each holds one side: one of them is to move.
-  const texts = [await status(one).textContent(), await status(two).textContent()];
-  expect(texts.filter((t) => t.includes('Ваш ход'))).toHaveLength(1);
+  // Each holds one side: one of them is to move, once both pages have
+  // their game's state (the address changes before the socket answers).
+  const sides = async () => {
+    const texts = [await status(one).textContent(), await status(two).textContent()];
+    const count = (words) => texts.filter((t) => (t ?? '').includes(words)).length;
+    return [count('Ваш ход'), count('Ждём хода противника')];
+  };
+  await expect.poll(sides, { timeout: 15_000 }).toEqual([1, 1]);
   await closePages(one, two);
 });
