@@ -21,11 +21,13 @@ async fn client(
     id: String,
     token: String,
     seed: u64,
-) -> (Vec<String>, Vec<Duration>) {
+) -> (Vec<String>, Vec<Duration>, Vec<Duration>) {
     let mut ws = connect(addr, &id, Some(&token)).await;
     let mut state = next(&mut ws, 30).await["state"].clone();
     let mut acked = Vec::new();
     let mut latencies = Vec::new();
+    // From sending a move to holding the state after it (ack and update).
+    let mut turns = Vec::new();
     let mut rng = Rng::new(seed);
     while acked.len() < MOVES_PER_GAME {
         let legal = state["legal"].as_array().cloned().unwrap_or_default();
@@ -62,8 +64,9 @@ async fn client(
             Some(s) => s,
             None => state_where(&mut ws, 60, |s| s["ply"].as_u64() == Some(ply + 1)).await,
         };
+        turns.push(sent.elapsed());
     }
-    (acked, latencies)
+    (acked, latencies, turns)
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -109,24 +112,33 @@ async fn two_hundred_games_at_once_lose_and_duplicate_nothing() {
     let elapsed = started.elapsed();
     let mut all: Vec<Duration> = results
         .iter()
-        .flat_map(|(_, l)| l.iter().copied())
+        .flat_map(|(_, l, _)| l.iter().copied())
         .collect();
     all.sort();
+    let mut turns: Vec<Duration> = results
+        .iter()
+        .flat_map(|(_, _, t)| t.iter().copied())
+        .collect();
+    turns.sort();
+    let turn = |p: f64| turns[((turns.len() as f64 * p) as usize).min(turns.len() - 1)];
     let total = all.len();
     let pct = |p: f64| all[((total as f64 * p) as usize).min(total - 1)];
     println!(
-        "load: {GAMES} games, {total} moves in {:.2} s: {:.0} moves/s; latency p50 {:.1} ms, p99 {:.1} ms, max {:.1} ms",
+        "load: {GAMES} games, {total} moves in {:.2} s: {:.0} moves/s; latency p50 {:.1} ms, p99 {:.1} ms, max {:.1} ms; \
+         to the update p50 {:.1} ms, p99 {:.1} ms",
         elapsed.as_secs_f64(),
         total as f64 / elapsed.as_secs_f64(),
         pct(0.50).as_secs_f64() * 1e3,
         pct(0.99).as_secs_f64() * 1e3,
         all[total - 1].as_secs_f64() * 1e3,
+        turn(0.50).as_secs_f64() * 1e3,
+        turn(0.99).as_secs_f64() * 1e3,
     );
     assert!(total >= GAMES * MOVES_PER_GAME / 2, "only {total} moves");
     // Every acknowledged move is there, in order, once.
     let check = |addr| {
         let games = games.clone();
-        let results: Vec<Vec<String>> = results.iter().map(|(a, _)| a.clone()).collect();
+        let results: Vec<Vec<String>> = results.iter().map(|(a, _, _)| a.clone()).collect();
         async move {
             for ((id, _), acked) in games.iter().zip(&results) {
                 let st = get(addr, &format!("/api/games/{id}"), None).await.json();
