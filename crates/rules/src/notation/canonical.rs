@@ -58,7 +58,18 @@ pub fn legion_path(pos: &Position, m: Move) -> Vec<Square> {
 
 /// The canonical form of a legal move (6.3).
 pub fn canonical(pos: &Position, m: Move) -> String {
-    legion_path(pos, m).iter().map(|s| s.to_string()).collect()
+    canonical_path(&legion_path(pos, m))
+}
+
+/// The canonical form (6.3) of a move's path, as `legion_path` gives it:
+/// its squares one after the other.
+pub fn canonical_path(path: &[Square]) -> String {
+    let mut text = String::with_capacity(2 * path.len());
+    for sq in path {
+        text.push(sq.file_char());
+        text.push(sq.rank_char());
+    }
+    text
 }
 
 /// Splits `c3:e5-c7`, `c3xe5`, `c3e5c7` into squares; `None` if it is not

@@ -22,5 +22,7 @@
 mod canonical;
 mod human;
 
-pub use canonical::{MoveParseError, canonical, legion_path, parse_canonical, parse_squares};
+pub use canonical::{
+    MoveParseError, canonical, canonical_path, legion_path, parse_canonical, parse_squares,
+};
 pub use human::{human, human_among, parse_move};

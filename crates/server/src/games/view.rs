@@ -7,7 +7,7 @@ use std::collections::BTreeMap;
 use legion_rules::attacks::{bishop_rays, diagonal_ray, king_attacks, knight_attacks, rook_rays};
 use legion_rules::castling::{self, CastlingSide};
 use legion_rules::game::Outcome;
-use legion_rules::notation::{human_among, legion_path};
+use legion_rules::notation::{canonical_path, human_among, legion_path};
 use legion_rules::{Bitboard, Color, Move, MoveKind, Piece, Position, Role, Square};
 use serde::{Serialize, Serializer};
 use serde_json::{Value, json};
@@ -137,14 +137,8 @@ pub fn legal_move(pos: &Position, m: Move) -> LegalMove {
 /// disambiguation reads them, 6.4).
 fn legal_move_among(pos: &Position, m: Move, legal: &[Move]) -> LegalMove {
     let path = legion_path(pos, m);
-    // 6.3: the squares of the path, one after the other.
-    let mut canonical = String::with_capacity(2 * path.len());
-    for sq in &path {
-        canonical.push(sq.file_char());
-        canonical.push(sq.rank_char());
-    }
     LegalMove {
-        canonical,
+        canonical: canonical_path(&path),
         human: human_among(pos, m, legal),
         from: Sq(m.from()),
         to: Sq(m.to()),
@@ -267,8 +261,13 @@ pub fn outcome(o: Option<Outcome>) -> Value {
 /// A legal move with the LFEN of the position it leads to: the analysis
 /// board plays moves by the server's rules, not its own.
 pub fn legal_move_with_lfen(pos: &Position, m: Move) -> WithLfen {
+    with_lfen_among(pos, m, &pos.legal_moves())
+}
+
+/// `legal_move_with_lfen`, given the legal moves of `pos`.
+fn with_lfen_among(pos: &Position, m: Move, legal: &[Move]) -> WithLfen {
     WithLfen {
-        mv: legal_move(pos, m),
+        mv: legal_move_among(pos, m, legal),
         lfen: pos.after(m).to_lfen(),
     }
 }
@@ -287,12 +286,7 @@ pub fn position(pos: &Position, o: Option<Outcome>) -> Value {
         Vec::new()
     } else {
         let all = pos.legal_moves();
-        all.iter()
-            .map(|&m| WithLfen {
-                mv: legal_move_among(pos, m, &all),
-                lfen: pos.after(m).to_lfen(),
-            })
-            .collect()
+        all.iter().map(|&m| with_lfen_among(pos, m, &all)).collect()
     };
     json!({
         "lfen": pos.to_lfen(),
