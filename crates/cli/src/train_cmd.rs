@@ -53,6 +53,27 @@ pub struct TrainArgs {
     /// keeps clearly won positions apart.
     #[arg(long, default_value_t = legion_engine::nnue::DEFAULT_SCALE)]
     pub scale: i32,
+    /// The hidden layer's activation: `crelu` (clamped to 0..1, the first
+    /// nets) or `screlu` (its square).
+    #[arg(long, value_enum, default_value_t = ActivationArg::Crelu)]
+    pub activation: ActivationArg,
+}
+
+#[derive(Clone, Copy, Debug, clap::ValueEnum)]
+pub enum ActivationArg {
+    /// Clipped ReLU.
+    Crelu,
+    /// Squared clipped ReLU.
+    Screlu,
+}
+
+impl From<ActivationArg> for legion_engine::nnue::Activation {
+    fn from(a: ActivationArg) -> Self {
+        match a {
+            ActivationArg::Crelu => legion_engine::nnue::Activation::ClippedRelu,
+            ActivationArg::Screlu => legion_engine::nnue::Activation::SquaredClippedRelu,
+        }
+    }
 }
 
 pub fn run(a: TrainArgs) -> Result<(), Failure> {
@@ -115,6 +136,7 @@ pub fn run(a: TrainArgs) -> Result<(), Failure> {
         threads: a.threads.max(1),
         buckets: a.buckets,
         scale: a.scale,
+        activation: a.activation.into(),
     };
     let batches = train_set.len().div_ceil(a.batch.max(1)) * a.epochs;
     let bar = ProgressBar::new(batches as u64);
@@ -136,7 +158,7 @@ pub fn run(a: TrainArgs) -> Result<(), Failure> {
     });
     bar.finish_and_clear();
     let description = format!(
-        "legion train --epochs {} --batch {} --lr {} --lambda {} --seed {} --buckets {} --scale {}{} on {} positions ({}); last held-out loss {}",
+        "legion train --epochs {} --batch {} --lr {} --lambda {} --seed {} --buckets {} --scale {} --activation {}{} on {} positions ({}); last held-out loss {}",
         a.epochs,
         a.batch,
         a.lr,
@@ -144,6 +166,10 @@ pub fn run(a: TrainArgs) -> Result<(), Failure> {
         a.seed,
         a.buckets,
         a.scale,
+        match a.activation {
+            ActivationArg::Crelu => "crelu",
+            ActivationArg::Screlu => "screlu",
+        },
         a.games.map_or(String::new(), |n| format!(" --games {n}")),
         train_set.len(),
         a.data

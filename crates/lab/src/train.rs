@@ -18,7 +18,9 @@
 use std::io::BufRead;
 
 use legion_engine::nnue::features::{INPUTS, active};
-use legion_engine::nnue::{BUCKETS, HIDDEN, Network, QA, QB, bucket, format};
+use legion_engine::nnue::{
+    Activation, BUCKETS, HIDDEN, Network, QA, QB, SCRELU_W2_MAX, bucket, format,
+};
 use legion_engine::rng::Rng;
 use legion_rules::{Color, Position};
 
@@ -27,6 +29,9 @@ use legion_rules::{Color, Position};
 /// output products inside `i32`.
 const W1_LIMIT: f32 = 1.98;
 const W2_LIMIT: f32 = 8.0;
+/// The output weights of a squared-activation net, so that they quantise
+/// within ±`SCRELU_W2_MAX` (the engine multiplies them in 16 bits).
+const SCRELU_W2_LIMIT: f32 = SCRELU_W2_MAX as f32 / QB as f32;
 /// Slices a batch is split into (see the module's note on determinism).
 const SLICES: usize = 8;
 /// Held-out games: those whose number is a multiple of this.
@@ -195,6 +200,8 @@ pub struct Settings {
     /// Hundredths of a man per unit of the output's logit: the score
     /// `scale` is fitted as an expected result of sigmoid(1) = 0.73.
     pub scale: i32,
+    /// The hidden layer's activation.
+    pub activation: Activation,
 }
 
 /// The float network being trained.
@@ -208,6 +215,18 @@ pub struct Model {
     buckets: usize,
     /// Hundredths of a man per unit of the output.
     scale: i32,
+    activation: Activation,
+}
+
+/// The activation of a hidden sum, and its derivative.
+#[inline]
+fn activate(activation: Activation, x: f32) -> (f32, f32) {
+    let inside = x > 0.0 && x < 1.0;
+    let c = x.clamp(0.0, 1.0);
+    match activation {
+        Activation::ClippedRelu => (c, if inside { 1.0 } else { 0.0 }),
+        Activation::SquaredClippedRelu => (c * c, if inside { 2.0 * c } else { 0.0 }),
+    }
 }
 
 fn sigmoid(x: f32) -> f32 {
@@ -217,8 +236,9 @@ fn sigmoid(x: f32) -> f32 {
 impl Model {
     /// Small random weights from `seed`, `buckets` sets of output
     /// weights (clamped to 1..=`BUCKETS`), `scale` hundredths of a man
-    /// per unit of the output (clamped to 1..=`MAX_SCALE`).
-    pub fn new(seed: u64, buckets: usize, scale: i32) -> Model {
+    /// per unit of the output (clamped to 1..=`MAX_SCALE`), the hidden
+    /// layer's `activation`.
+    pub fn new(seed: u64, buckets: usize, scale: i32, activation: Activation) -> Model {
         let buckets = buckets.clamp(1, BUCKETS);
         let scale = scale.clamp(1, legion_engine::nnue::MAX_SCALE);
         let mut rng = Rng::new(seed);
@@ -236,6 +256,7 @@ impl Model {
             b2: vec![0.0; buckets],
             buckets,
             scale,
+            activation,
         }
     }
 
@@ -268,7 +289,8 @@ impl Model {
         let (w_us, w_them) = self.w2[set * 2 * HIDDEN..][..2 * HIDDEN].split_at(HIDDEN);
         let mut out = self.b2[set];
         for j in 0..HIDDEN {
-            out += a[j].clamp(0.0, 1.0) * w_us[j] + b[j].clamp(0.0, 1.0) * w_them[j];
+            out += activate(self.activation, a[j]).0 * w_us[j]
+                + activate(self.activation, b[j]).0 * w_them[j];
         }
         (a, b, out)
     }
@@ -296,13 +318,41 @@ impl Model {
             .map(|f| std::array::from_fn(|j| q(self.w1[f * HIDDEN + j], QA)))
             .collect();
         let b1 = std::array::from_fn(|j| q(self.b1[j], QA));
+        // The trainer keeps a squared net's output weights within the
+        // limit; the clamp only catches a rounding past it.
+        let w2_max = match self.activation {
+            Activation::ClippedRelu => i16::MAX,
+            Activation::SquaredClippedRelu => SCRELU_W2_MAX,
+        };
         let w2 = std::array::from_fn(|k| {
             let set = &self.w2[self.set(k) * 2 * HIDDEN..];
-            std::array::from_fn(|j| q(set[j], QB))
+            std::array::from_fn(|j| q(set[j], QB).clamp(-w2_max, w2_max))
         });
         let b2 = std::array::from_fn(|k| (self.b2[self.set(k)] * (QA * QB) as f32).round() as i32);
-        Network::from_parts(w1, b1, w2, b2, self.scale, description)
-            .expect("INPUTS rows and a scale in range")
+        Network::from_parts(w1, b1, w2, b2, self.scale, self.activation, description)
+            .expect("INPUTS rows, a scale in range and output weights within the activation's")
+    }
+}
+
+#[cfg(test)]
+impl Model {
+    /// This model with each weight rounded as `quantise` rounds it, still
+    /// in floats: what the engine's integers should compute exactly.
+    fn rounded(&self) -> Model {
+        let r = |x: &f32, scale: i32| (x * scale as f32).round() / scale as f32;
+        let w2_max = f32::from(SCRELU_W2_MAX) / QB as f32;
+        Model {
+            w1: self.w1.iter().map(|x| r(x, QA)).collect(),
+            b1: self.b1.iter().map(|x| r(x, QA)).collect(),
+            w2: (self.w2.iter())
+                .map(|x| match self.activation {
+                    Activation::ClippedRelu => r(x, QB),
+                    Activation::SquaredClippedRelu => r(x, QB).clamp(-w2_max, w2_max),
+                })
+                .collect(),
+            b2: self.b2.iter().map(|x| r(x, QA * QB)).collect(),
+            ..self.clone()
+        }
     }
 }
 
@@ -357,14 +407,11 @@ impl Gradient {
         let mut d_b = [0.0f32; HIDDEN];
         let g2 = &mut self.w2[set * 2 * HIDDEN..][..2 * HIDDEN];
         for j in 0..HIDDEN {
-            g2[j] += d_out * a[j].clamp(0.0, 1.0);
-            g2[HIDDEN + j] += d_out * b[j].clamp(0.0, 1.0);
-            if a[j] > 0.0 && a[j] < 1.0 {
-                d_a[j] = d_out * w_us[j];
-            }
-            if b[j] > 0.0 && b[j] < 1.0 {
-                d_b[j] = d_out * w_them[j];
-            }
+            let ((fa, da), (fb, db)) = (activate(m.activation, a[j]), activate(m.activation, b[j]));
+            g2[j] += d_out * fa;
+            g2[HIDDEN + j] += d_out * fb;
+            d_a[j] = d_out * w_us[j] * da;
+            d_b[j] = d_out * w_them[j] * db;
             self.b1[j] += d_a[j] + d_b[j];
         }
         for (features, d) in [(us, &d_a), (them, &d_b)] {
@@ -436,7 +483,16 @@ pub fn train(
     batch_done: &mut dyn FnMut(),
     epoch_done: &mut dyn FnMut(&Epoch),
 ) -> Model {
-    let mut model = Model::new(settings.seed, settings.buckets, settings.scale);
+    let mut model = Model::new(
+        settings.seed,
+        settings.buckets,
+        settings.scale,
+        settings.activation,
+    );
+    let w2_limit = match settings.activation {
+        Activation::ClippedRelu => W2_LIMIT,
+        Activation::SquaredClippedRelu => SCRELU_W2_LIMIT,
+    };
     let buckets = model.buckets;
     let mut adam = (
         Adam::new(model.w1.len()),
@@ -517,7 +573,7 @@ pub fn train(
             b2.iter_mut().for_each(|x| *x /= n);
             adam.0.step(&mut model.w1, &total_w1, lr, t, W1_LIMIT);
             adam.1.step(&mut model.b1, &b1, lr, t, W1_LIMIT);
-            adam.2.step(&mut model.w2, &w2, lr, t, W2_LIMIT);
+            adam.2.step(&mut model.w2, &w2, lr, t, w2_limit);
             adam.3.step(&mut model.b2, &b2, lr, t, f32::MAX);
             batch_done();
         }
@@ -564,6 +620,15 @@ rnbkqbnr/m1m1m1m1/1m1m1m1m/8/8/M1M1M1M1/1M1M1M1M/RNBQKBNR w KQkq 0 1;0;0.5
 
     #[test]
     fn training_learns_a_lesson_and_the_engine_reads_it_the_same() {
+        learns_the_lesson(Activation::ClippedRelu);
+    }
+
+    #[test]
+    fn a_squared_activation_learns_it_too_and_the_engine_reads_it_the_same() {
+        learns_the_lesson(Activation::SquaredClippedRelu);
+    }
+
+    fn learns_the_lesson(activation: Activation) {
         let (train_set, held) = data(LESSON);
         assert_eq!((train_set.len(), held.len()), (7, 0));
         let (first, _) = read_data(std::io::Cursor::new(LESSON), Some(2)).unwrap();
@@ -578,8 +643,13 @@ rnbkqbnr/m1m1m1m1/1m1m1m1m/8/8/M1M1M1M1/1M1M1M1M/RNBQKBNR w KQkq 0 1;0;0.5
             buckets: BUCKETS,
             // Not the first nets' 400: the file must carry it to the engine.
             scale: 600,
+            activation,
         };
-        let before = loss(&Model::new(3, BUCKETS, 600), &train_set, 0.5);
+        let before = loss(
+            &Model::new(3, BUCKETS, 600, activation),
+            &train_set,
+            0.5,
+        );
         let model = train(&train_set, &held, &settings, &mut || {}, &mut |_| {});
         let after = loss(&model, &train_set, 0.5);
         assert!(after < before / 4.0, "{before} -> {after}");
@@ -593,12 +663,25 @@ rnbkqbnr/m1m1m1m1/1m1m1m1m/8/8/M1M1M1M1/1M1M1M1M/RNBQKBNR w KQkq 0 1;0;0.5
         let net = model.quantise("test".into());
         let bytes = format::write(&net);
         let back = format::read(&bytes).unwrap();
+        assert_eq!(back.activation(), activation);
+        let rounded = model.rounded();
         for lfen in LESSON.lines().filter(|l| !l.starts_with('#')) {
             let pos: Position = lfen.split(';').next().unwrap().parse().unwrap();
             let (f, q) = (model.evaluate(&pos), back.evaluate(&pos) as f32);
             let features = active(pos.board(), Color::White).len() as f32;
-            let tolerance = 4.0 + features / 4.0 + f.abs() / 50.0;
+            // The square's slope is up to 2, so its rounding is up to
+            // twice as large, on 2 · HIDDEN neurons.
+            let slope = match activation {
+                Activation::ClippedRelu => 1.0,
+                Activation::SquaredClippedRelu => 2.0,
+            };
+            let tolerance = slope * (4.0 + features / 4.0) + f.abs() / 50.0;
             assert!((f - q).abs() <= tolerance, "{lfen}: {f} vs {q}");
+            // The engine's arithmetic is exact on the rounded weights:
+            // the floats of the same rounded net agree within the final
+            // division's truncation (and, squared, the division by QA).
+            let r = rounded.evaluate(&pos);
+            assert!((r - q).abs() <= 1.5, "{lfen}: rounded {r} vs {q}");
         }
     }
 
@@ -614,6 +697,7 @@ rnbkqbnr/m1m1m1m1/1m1m1m1m/8/8/M1M1M1M1/1M1M1M1M/RNBQKBNR w KQkq 0 1;0;0.5
             threads: 1,
             buckets: BUCKETS,
             scale: 400,
+            activation: Activation::ClippedRelu,
         };
         let one = train(&train_set, &held, &s, &mut || {}, &mut |_| {});
         s.threads = 2;
@@ -645,6 +729,7 @@ rnbkqbnr/m1m1m1m1/1m1m1m1m/8/8/M1M1M1M1/1M1M1M1M/RNBQKBNR w KQkq 0 1;0;0.5
             threads: 1,
             buckets: BUCKETS,
             scale: 400,
+            activation: Activation::ClippedRelu,
         };
         let a = train(&t1, &h1, &s, &mut || {}, &mut |_| {});
         let b = train(&t2, &h2, &s, &mut || {}, &mut |_| {});

@@ -3,6 +3,7 @@
 //!
 //! ```text
 //! "LGNN"  u32 version  u32 inputs  u32 hidden  u32 buckets  u32 scale
+//! u32 activation (0 clipped ReLU, 1 its square)
 //! u32 description length   description (UTF-8)
 //! w1: inputs × hidden i16   b1: hidden i16
 //! w2: buckets × 2 × hidden i16   b2: buckets × i32
@@ -12,23 +13,28 @@
 //! Version 1 had no `buckets` and `scale` fields and one set of output
 //! weights; such a file (the first trained nets) is still read, its one
 //! set used for every bucket and its scale 400, which is the same
-//! function. Any other version or shape
-//! is refused with the reason, never half-read.
+//! function. Version 2 had no `activation` field: its nets are clipped
+//! ReLU. A squared-activation net whose output weights pass
+//! ±`SCRELU_W2_MAX` is refused (the engine's 16-bit product would wrap).
+//! Any other version or shape is refused with the reason, never
+//! half-read.
 
 use super::features::INPUTS;
-use super::{BUCKETS, DEFAULT_SCALE, HIDDEN, MAX_SCALE, Network};
+use super::{Activation, BUCKETS, DEFAULT_SCALE, HIDDEN, MAX_SCALE, Network, SCRELU_W2_MAX};
 
 const MAGIC: &[u8; 4] = b"LGNN";
 /// Raised whenever the features, the shape or the quantisation change.
-pub const VERSION: u32 = 2;
+pub const VERSION: u32 = 3;
 /// The version before output buckets, still read.
 const VERSION_ONE_BUCKET: u32 = 1;
+/// The version before the activation field, still read.
+const VERSION_CLIPPED: u32 = 2;
 
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum NetError {
     #[error("not a Legion network (the file does not start with LGNN)")]
     Magic,
-    #[error("network format version {found}, this engine reads versions 1 and {expected}")]
+    #[error("network format version {found}, this engine reads versions 1 to {expected}")]
     Version { found: u32, expected: u32 },
     #[error(
         "network of {inputs} inputs, {hidden} hidden neurons and {buckets} output buckets, this engine has {INPUTS}, {HIDDEN} and {BUCKETS}"
@@ -40,6 +46,12 @@ pub enum NetError {
     },
     #[error("network scale {0}: it must be 1 to {MAX_SCALE} hundredths of a man")]
     Scale(u32),
+    #[error("network activation {0}: this engine knows 0 (clipped ReLU) and 1 (its square)")]
+    Activation(u32),
+    #[error(
+        "a squared-activation network's output weight {0} is beyond ±{SCRELU_W2_MAX}, which the engine's arithmetic needs"
+    )]
+    OutputWeight(i16),
     #[error("the network file is cut short")]
     Short,
     #[error("the network file has {0} bytes too many")]
@@ -88,7 +100,7 @@ pub fn read(bytes: &[u8]) -> Result<Network, NetError> {
         return Err(NetError::Magic);
     }
     let version = r.u32()?;
-    if version != VERSION && version != VERSION_ONE_BUCKET {
+    if !(VERSION_ONE_BUCKET..=VERSION).contains(&version) {
         return Err(NetError::Version {
             found: version,
             expected: VERSION,
@@ -113,6 +125,12 @@ pub fn read(bytes: &[u8]) -> Result<Network, NetError> {
     if !(1..=MAX_SCALE as u32).contains(&scale) {
         return Err(NetError::Scale(scale));
     }
+    let activation = if version > VERSION_CLIPPED {
+        let code = r.u32()?;
+        Activation::from_code(code).ok_or(NetError::Activation(code))?
+    } else {
+        Activation::ClippedRelu
+    };
     let stored = buckets as usize;
     let len = r.u32()? as usize;
     let text = bytes.get(r.at..r.at + len).ok_or(NetError::Short)?;
@@ -156,12 +174,18 @@ pub fn read(bytes: &[u8]) -> Result<Network, NetError> {
         w2.fill(w);
         b2.fill(b);
     }
+    if activation == Activation::SquaredClippedRelu
+        && let Some(&w) = w2.iter().flatten().find(|w| w.abs() > SCRELU_W2_MAX)
+    {
+        return Err(NetError::OutputWeight(w));
+    }
     Ok(Network {
         w1,
         b1,
         w2,
         b2,
         scale: scale as i32,
+        activation,
         description,
     })
 }
@@ -175,6 +199,7 @@ pub fn write(net: &Network) -> Vec<u8> {
     out.extend_from_slice(&(HIDDEN as u32).to_le_bytes());
     out.extend_from_slice(&(BUCKETS as u32).to_le_bytes());
     out.extend_from_slice(&(net.scale as u32).to_le_bytes());
+    out.extend_from_slice(&net.activation.code().to_le_bytes());
     out.extend_from_slice(&(net.description.len() as u32).to_le_bytes());
     out.extend_from_slice(net.description.as_bytes());
     for row in &net.w1 {
@@ -198,23 +223,31 @@ pub fn write(net: &Network) -> Vec<u8> {
 
 impl Network {
     /// A network from weights already quantised (the trainer's output):
-    /// `w1` holds `INPUTS` rows of `HIDDEN`, `scale` is 1 to `MAX_SCALE`.
+    /// `w1` holds `INPUTS` rows of `HIDDEN`, `scale` is 1 to `MAX_SCALE`,
+    /// and a squared activation's output weights are within
+    /// ±`SCRELU_W2_MAX`.
     pub fn from_parts(
         w1: Vec<[i16; HIDDEN]>,
         b1: [i16; HIDDEN],
         w2: [[i16; 2 * HIDDEN]; BUCKETS],
         b2: [i32; BUCKETS],
         scale: i32,
+        activation: Activation,
         description: String,
     ) -> Option<Network> {
-        (w1.len() == INPUTS && (1..=MAX_SCALE).contains(&scale)).then_some(Network {
-            w1,
-            b1,
-            w2,
-            b2,
-            scale,
-            description,
-        })
+        let weights_fit = activation == Activation::ClippedRelu
+            || w2.iter().flatten().all(|w| w.abs() <= SCRELU_W2_MAX);
+        (w1.len() == INPUTS && (1..=MAX_SCALE).contains(&scale) && weights_fit).then_some(
+            Network {
+                w1,
+                b1,
+                w2,
+                b2,
+                scale,
+                activation,
+                description,
+            },
+        )
     }
 }
 
@@ -266,19 +299,75 @@ mod tests {
         );
     }
 
+    /// A version 2 file (no activation field) of `net`, written by hand
+    /// from the layout of the module's note.
+    fn version_two(net: &Network) -> Vec<u8> {
+        let mut out = Vec::new();
+        out.extend_from_slice(MAGIC);
+        for field in [2, INPUTS, HIDDEN, BUCKETS, 400] {
+            out.extend_from_slice(&(field as u32).to_le_bytes());
+        }
+        out.extend_from_slice(&(net.description.len() as u32).to_le_bytes());
+        out.extend_from_slice(net.description.as_bytes());
+        let (w2, b1) = (net.w2.iter().flatten(), net.b1.iter());
+        for w in net.w1.iter().flatten().chain(b1).chain(w2) {
+            out.extend_from_slice(&w.to_le_bytes());
+        }
+        for b in &net.b2 {
+            out.extend_from_slice(&b.to_le_bytes());
+        }
+        let sum = fnv1a(&out);
+        out.extend_from_slice(&sum.to_le_bytes());
+        out
+    }
+
+    #[test]
+    fn a_version_two_file_is_a_clipped_relu_net() {
+        let mut net = (*crate::nnue::embedded().unwrap()).clone();
+        net.scale = 400;
+        net.activation = Activation::SquaredClippedRelu;
+        let old = read(&version_two(&net)).unwrap();
+        assert_eq!(old.activation, Activation::ClippedRelu);
+        assert_eq!((old.w1, old.w2, old.b2), (net.w1, net.w2, net.b2));
+    }
+
+    #[test]
+    fn a_squared_net_keeps_its_activation_and_its_weights_in_range() {
+        let mut net = (*crate::nnue::embedded().unwrap()).clone();
+        for w in net.w2.iter_mut().flatten() {
+            *w = (*w).clamp(-SCRELU_W2_MAX, SCRELU_W2_MAX);
+        }
+        net.activation = Activation::SquaredClippedRelu;
+        let back = read(&write(&net)).unwrap();
+        assert_eq!(back.activation, Activation::SquaredClippedRelu);
+        net.w2[3][5] = SCRELU_W2_MAX + 1;
+        assert_eq!(
+            read(&write(&net)).unwrap_err(),
+            NetError::OutputWeight(SCRELU_W2_MAX + 1)
+        );
+        let (w1, b1, w2, b2) = (net.w1.clone(), net.b1, net.w2, net.b2);
+        let activation = Activation::SquaredClippedRelu;
+        assert!(Network::from_parts(w1, b1, w2, b2, 400, activation, String::new()).is_none());
+        net.activation = Activation::ClippedRelu;
+        assert!(read(&write(&net)).is_ok());
+    }
+
     #[test]
     fn a_bad_file_is_refused_with_its_reason() {
         let bytes = write(&crate::nnue::embedded().unwrap());
         assert_eq!(read(b"GIF89a").unwrap_err(), NetError::Magic);
-        let mut v3 = bytes.clone();
-        v3[4] = 3;
+        let mut v4 = bytes.clone();
+        v4[4] = 4;
         assert_eq!(
-            read(&v3).unwrap_err(),
+            read(&v4).unwrap_err(),
             NetError::Version {
-                found: 3,
+                found: 4,
                 expected: VERSION
             }
         );
+        let mut activation = bytes.clone();
+        activation[24] = 7;
+        assert_eq!(read(&activation).unwrap_err(), NetError::Activation(7));
         let mut shape = bytes.clone();
         shape[12] = 0;
         shape[13] = 1;

@@ -3,7 +3,7 @@
 //!
 //! Shape: 1,152 inputs (`features`: 18 planes of 64 squares, constructs'
 //! Captors and prisoners included) → 128 per side, the side to move's
-//! first → clipped ReLU → 1 output, with its weights chosen from
+//! first → clipped ReLU, or its square (`Activation`) → 1 output, with its weights chosen from
 //! `BUCKETS` sets by how many squares are occupied (`bucket`), so that
 //! an ending and a full board can weigh the same hidden neurons
 //! differently at no cost per node. One hidden layer, because the data a
@@ -14,7 +14,11 @@
 //! Quantised for integer arithmetic: the first layer and the accumulators
 //! in `i16` (scale `QA` = 255, so the clipped ReLU is a clamp to 0..=255),
 //! the output weights in `i16` (scale `QB` = 64), the output bias in
-//! `i32`. The output is a logit of the expected result; the net's
+//! `i32`. The squared activation (SCReLU) keeps those scales: its
+//! products `clamp(a)² · w` carry `QA² · QB` and are divided by `QA` once
+//! summed, and its output weights are kept within ±`SCRELU_W2_MAX` so
+//! that `clamp(a) · w` fits an `i16` (the vector path multiplies in
+//! 16 bits first). The output is a logit of the expected result; the net's
 //! `scale` (in its file, 400 for the first nets) in hundredths of a man
 //! per unit of logit turns it into the search's units (the trainer fits
 //! `sigmoid(score / scale)`).
@@ -51,6 +55,39 @@ pub const DEFAULT_SCALE: i32 = 400;
 pub const MAX_SCALE: i32 = 4000;
 /// Sets of output weights, chosen by the number of occupied squares.
 pub const BUCKETS: usize = 8;
+/// The largest output weight a squared-activation net may have:
+/// `QA * SCRELU_W2_MAX` must fit an `i16`.
+pub const SCRELU_W2_MAX: i16 = (i16::MAX as i32 / QA) as i16;
+
+/// What the hidden layer does to its sums before the output.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub enum Activation {
+    /// `clamp(x, 0, 1)`: the first nets (format versions 1 and 2).
+    #[default]
+    ClippedRelu,
+    /// `clamp(x, 0, 1)²` (SCReLU), which other engines measured stronger
+    /// for the same width.
+    SquaredClippedRelu,
+}
+
+impl Activation {
+    /// Its code in the network file (format version 3).
+    pub fn code(self) -> u32 {
+        match self {
+            Activation::ClippedRelu => 0,
+            Activation::SquaredClippedRelu => 1,
+        }
+    }
+
+    /// The activation of a file's code, if there is one.
+    pub fn from_code(code: u32) -> Option<Activation> {
+        match code {
+            0 => Some(Activation::ClippedRelu),
+            1 => Some(Activation::SquaredClippedRelu),
+            _ => None,
+        }
+    }
+}
 
 /// The output bucket of `board`: its occupied squares (a construct is
 /// one), four counts to a bucket: 1–4 is bucket 0, 29–32 bucket 7.
@@ -70,6 +107,7 @@ pub struct Network {
     pub(crate) b2: [i32; BUCKETS],
     /// Hundredths of a man per unit of the output.
     pub(crate) scale: i32,
+    pub(crate) activation: Activation,
     /// What the file says it was made from (shown by the protocol).
     pub description: String,
 }
@@ -126,9 +164,22 @@ impl Network {
             Color::Black => (&acc.black, &acc.white),
         };
         let (w_us, w_them) = self.w2[bucket].split_at(HIDDEN);
-        let sum = simd::crelu_dot(us, w_us) + simd::crelu_dot(them, w_them) + self.b2[bucket];
+        let sum = match self.activation {
+            Activation::ClippedRelu => {
+                i64::from(simd::crelu_dot(us, w_us)) + i64::from(simd::crelu_dot(them, w_them))
+            }
+            // Products at QA² · QB, back to QA · QB.
+            Activation::SquaredClippedRelu => {
+                (simd::screlu_dot(us, w_us) + simd::screlu_dot(them, w_them)) / i64::from(QA)
+            }
+        } + i64::from(self.b2[bucket]);
         // i64: the product can pass i32 for an extreme position.
-        ((sum as i64 * self.scale as i64) / (QA as i64 * QB as i64)) as i32
+        ((sum * self.scale as i64) / (QA as i64 * QB as i64)) as i32
+    }
+
+    /// The hidden layer's activation.
+    pub fn activation(&self) -> Activation {
+        self.activation
     }
 
     /// The evaluation of `pos`, computing the accumulators from scratch.
@@ -177,6 +228,36 @@ mod tests {
         net.b2[0] -= QA * QB;
         assert!(near(net.evaluate(&few), b - net.scale));
         assert_eq!(net.evaluate(&full), moved);
+    }
+
+    #[test]
+    fn the_squared_activation_squares_the_clipped_sums() {
+        // Worked by hand: no feature weighs anything, so both sides' sums
+        // are the bias, 128 (0.502 of the clamp's top) in neuron 0 only.
+        // The output weights 64 (1.0) for the side to move's and 32 (0.5)
+        // for the other's, bias 0, scale 400.
+        let mut net = (*embedded().unwrap()).clone();
+        net.w1.iter_mut().for_each(|row| row.fill(0));
+        net.b1 = [0; HIDDEN];
+        net.b1[0] = 128;
+        net.w2 = [[0; 2 * HIDDEN]; BUCKETS];
+        net.w2[7][0] = 64;
+        net.w2[7][HIDDEN] = 32;
+        net.b2 = [0; BUCKETS];
+        net.scale = 400;
+        let full = Position::initial();
+        // Clipped: 128 · 64 + 128 · 32 = 12,288; · 400 / (255 · 64) =
+        // 301.2 (0.502 · 1.5 · 400), toward zero 301.
+        net.activation = Activation::ClippedRelu;
+        assert_eq!(net.evaluate(&full), 301);
+        // Squared: 128² · 96 = 1,572,864; / 255 = 6,168; · 400 / 16,320
+        // = 151.2 (0.502² · 1.5 · 400), toward zero 151.
+        net.activation = Activation::SquaredClippedRelu;
+        assert_eq!(net.evaluate(&full), 151);
+        // A sum past the clamp's top counts as the top: 255² · 96 / 255
+        // · 400 / 16,320 = 600.
+        net.b1[0] = 1000;
+        assert_eq!(net.evaluate(&full), 600);
     }
 
     #[test]
