@@ -1042,7 +1042,7 @@ mod tests {
         assert_eq!(
             lines[3],
             format!(
-                "info string error: option EvalFile: {}: network format version 9, this engine reads versions 1 and 2",
+                "info string error: option EvalFile: {}: network format version 9, this engine reads versions 1 to 3",
                 bad.display()
             )
         );
