@@ -645,11 +645,7 @@ rnbkqbnr/m1m1m1m1/1m1m1m1m/8/8/M1M1M1M1/1M1M1M1M/RNBQKBNR w KQkq 0 1;0;0.5
             scale: 600,
             activation,
         };
-        let before = loss(
-            &Model::new(3, BUCKETS, 600, activation),
-            &train_set,
-            0.5,
-        );
+        let before = loss(&Model::new(3, BUCKETS, 600, activation), &train_set, 0.5);
         let model = train(&train_set, &held, &settings, &mut || {}, &mut |_| {});
         let after = loss(&model, &train_set, 0.5);
         assert!(after < before / 4.0, "{before} -> {after}");

@@ -237,17 +237,15 @@ impl Network {
     ) -> Option<Network> {
         let weights_fit = activation == Activation::ClippedRelu
             || w2.iter().flatten().all(|w| w.abs() <= SCRELU_W2_MAX);
-        (w1.len() == INPUTS && (1..=MAX_SCALE).contains(&scale) && weights_fit).then_some(
-            Network {
-                w1,
-                b1,
-                w2,
-                b2,
-                scale,
-                activation,
-                description,
-            },
-        )
+        (w1.len() == INPUTS && (1..=MAX_SCALE).contains(&scale) && weights_fit).then_some(Network {
+            w1,
+            b1,
+            w2,
+            b2,
+            scale,
+            activation,
+            description,
+        })
     }
 }
 
