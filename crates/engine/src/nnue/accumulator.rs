@@ -58,6 +58,13 @@ impl Accumulator {
     /// The sums for `to`, from these sums for `from`.
     pub fn update(&self, net: &Network, from: &Board, to: &Board) -> Accumulator {
         let mut acc = *self;
+        acc.change(net, from, to);
+        acc
+    }
+
+    /// These sums, for `from`, made the sums for `to` in place.
+    fn change(&mut self, net: &Network, from: &Board, to: &Board) {
+        let acc = self;
         let (a, b) = (features::planes(from), features::planes(to));
         for plane in 0..PLANES {
             if a[plane] == b[plane] {
@@ -70,7 +77,6 @@ impl Accumulator {
                 acc.apply(net, plane, sq, simd::add);
             }
         }
-        acc
     }
 }
 
@@ -124,9 +130,11 @@ impl Stack {
                 Some(base) => {
                     for p in base + 1..=ply {
                         let (below, here) = self.entries.split_at_mut(p);
-                        let parent = &below[p - 1];
-                        here[0].acc = parent.acc.update(net, &parent.board, &here[0].board);
-                        here[0].computed = true;
+                        let (parent, e) = (&below[p - 1], &mut here[0]);
+                        // In place: a returned copy cost a memmove a node.
+                        e.acc = parent.acc;
+                        e.acc.change(net, &parent.board, &e.board);
+                        e.computed = true;
                     }
                 }
                 None => {

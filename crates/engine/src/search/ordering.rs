@@ -44,46 +44,46 @@ impl Orderer {
         }
     }
 
-    /// The ordering score of each of `moves` in `pos` at `ply`.
-    pub fn scores(
+    /// The ordering score of each of `moves` in `pos` at `ply`, appended
+    /// to `out` (filled in place: returning a kilobyte by value cost a
+    /// copy at every node).
+    pub fn scores_into(
         &self,
         pos: &Position,
         moves: &MoveList,
         tt_move: Option<Move>,
         ply: usize,
-    ) -> Scores {
+        out: &mut Scores,
+    ) {
         let board = pos.board();
         let us = pos.turn();
         let killers = self.killers[ply.min(MAX_PLY)];
-        moves
-            .iter()
-            .map(|&m| {
-                if Some(m) == tt_move {
-                    return HASH_MOVE;
-                }
-                match m.kind() {
-                    MoveKind::Jump => {
-                        let mut v = 0;
-                        for sq in m.captured() {
-                            v += board.role_at(sq).map_or(0, eval::piece_value);
-                            // Liberation returns the prisoner to us.
-                            v += board.prisoner_at(sq).map_or(0, eval::piece_value);
-                        }
-                        CAPTURE + v + JUMP_CROWNS * m.crowns() as i32
+        out.extend(moves.iter().map(|&m| {
+            if Some(m) == tt_move {
+                return HASH_MOVE;
+            }
+            match m.kind() {
+                MoveKind::Jump => {
+                    let mut v = 0;
+                    for sq in m.captured() {
+                        v += board.role_at(sq).map_or(0, eval::piece_value);
+                        // Liberation returns the prisoner to us.
+                        v += board.prisoner_at(sq).map_or(0, eval::piece_value);
                     }
-                    MoveKind::Chess if m.is_capture() => {
-                        let victim = board.role_at(m.to()).map_or(0, eval::piece_value)
-                            + board.prisoner_at(m.to()).map_or(0, eval::piece_value);
-                        CAPTURE + VICTIM_FACTOR * victim
-                            - eval::piece_value(m.role()) / ATTACKER_DIVISOR
-                    }
-                    _ if m.crowns() => CROWNING,
-                    _ if Some(m) == killers[0] => KILLERS[0],
-                    _ if Some(m) == killers[1] => KILLERS[1],
-                    _ => self.history[history_index(us, m)],
+                    CAPTURE + v + JUMP_CROWNS * m.crowns() as i32
                 }
-            })
-            .collect()
+                MoveKind::Chess if m.is_capture() => {
+                    let victim = board.role_at(m.to()).map_or(0, eval::piece_value)
+                        + board.prisoner_at(m.to()).map_or(0, eval::piece_value);
+                    CAPTURE + VICTIM_FACTOR * victim
+                        - eval::piece_value(m.role()) / ATTACKER_DIVISOR
+                }
+                _ if m.crowns() => CROWNING,
+                _ if Some(m) == killers[0] => KILLERS[0],
+                _ if Some(m) == killers[1] => KILLERS[1],
+                _ => self.history[history_index(us, m)],
+            }
+        }));
     }
 
     /// A quiet move `m` of `us` cut off at `ply` with `depth` left.

@@ -7,7 +7,7 @@ use std::time::Duration;
 
 use legion_rules::{Move, MoveKind, MoveList, Position};
 
-use super::ordering::{Orderer, pick};
+use super::ordering::{Orderer, Scores, pick};
 use super::pruning::*;
 use super::threads::Shared;
 use super::time::Budget;
@@ -305,8 +305,8 @@ impl<'a> Searcher<'a> {
                 alpha = s;
                 self.pv[0][0] = Some(mv);
                 let n = self.pv_len[1];
-                let child_pv = self.pv[1];
-                self.pv[0][1..=n].copy_from_slice(&child_pv[..n]);
+                let (main_line, child) = self.pv.split_at_mut(1);
+                main_line[0][1..=n].copy_from_slice(&child[0][..n]);
                 self.pv_len[0] = n + 1;
                 // Move the new best to the front, keep the rest in order.
                 root[..=i].rotate_right(1);
@@ -442,7 +442,9 @@ impl<'a> Searcher<'a> {
         }
 
         let tt_move = tt_entry.and_then(|e| e.mv.find(&moves));
-        let mut scores = self.ordering.scores(pos, &moves, tt_move, ply);
+        let mut scores = Scores::new();
+        self.ordering
+            .scores_into(pos, &moves, tt_move, ply, &mut scores);
         // A single legal move (often a forced capture) is searched deeper.
         let single = moves.len() == 1;
         let mut best = -INF;
@@ -516,8 +518,9 @@ impl<'a> Searcher<'a> {
                     alpha = s;
                     self.pv[ply][0] = Some(m);
                     let n = self.pv_len[ply + 1];
-                    let child_pv = self.pv[ply + 1];
-                    self.pv[ply][1..=n].copy_from_slice(&child_pv[..n]);
+                    // Only the child's line is copied, not its whole row.
+                    let (this, child) = self.pv.split_at_mut(ply + 1);
+                    this[ply][1..=n].copy_from_slice(&child[0][..n]);
                     self.pv_len[ply] = n + 1;
                     if s >= beta {
                         if quiet {
@@ -593,7 +596,9 @@ impl<'a> Searcher<'a> {
             // Long forced lines end here with a plain evaluation.
             return self.evaluate(pos, ply);
         }
-        let mut scores = self.ordering.scores(pos, &moves, None, ply);
+        let mut scores = Scores::new();
+        self.ordering
+            .scores_into(pos, &moves, None, ply, &mut scores);
         for i in 0..moves.len() {
             let (m, _) = pick(&mut moves, &mut scores, i);
             let child = pos.after(m);
