@@ -1,0 +1,135 @@
+"""Draws docs/plots/issue22.png: issue 22's training curves (held-out loss
+by epoch for each net trained on the same data) and the Elo of each step,
+measured by a match against the engine before it.
+
+Every figure comes from the raw files in tools/strength/results/: the
+`legion train` output (one line per epoch) and the match files (one line
+per game, ending with the running wins-draws-losses). A match stopped by
+hand has no summary line, so the Elo and its 95% interval are computed here
+from the last line's counts, as `legion match` computes them (the score's
+standard error from the three outcomes' frequencies).
+
+    python3 -m venv /tmp/plots && /tmp/plots/bin/pip install -r tools/plots/requirements.txt
+    /tmp/plots/bin/python tools/plots/issue22.py
+"""
+
+import math
+import re
+from pathlib import Path
+
+import matplotlib
+
+matplotlib.use("Agg")
+import matplotlib.pyplot as plt  # noqa: E402
+
+ROOT = Path(__file__).resolve().parents[2]
+RESULTS = ROOT / "tools" / "strength" / "results"
+OUT = ROOT / "docs" / "plots" / "issue22.png"
+
+# (label, training output) on gen4's 1.19 M positions.
+CURVES = [
+    ("128, clipped ReLU (gen4)", "nnue-gen4-train.txt"),
+    ("128, SCReLU", "nnue-gen4-screlu-train.txt"),
+    ("256, clipped ReLU", "nnue-gen4-h256-train.txt"),
+]
+
+# (label, match files whose games add up, kept?) in the order they ran.
+STEPS = [
+    ("extension bound\n20k nodes", ["extension-bound-20k.txt", "extension-bound-20k-2.txt"], True),
+    ("qsearch table\n20k nodes", ["sprt-qsearch-tt-20k.txt"], False),
+    ("qsearch table\n100 ms", ["qsearch-tt-100ms.txt", "qsearch-tt-100ms-2.txt"], False),
+    ("history malus\n20k", ["sprt-history-malus-20k.txt"], False),
+    ("correction hist.\n20k", ["sprt-correction-history-20k.txt"], False),
+    ("50-move damping\n20k", ["sprt-fifty-damping-20k.txt"], False),
+    ("gen4 net\n20k nodes", ["gen4-vs-gen2-20k.txt"], True),
+    ("gen4 net\n100 ms", ["gen4-vs-gen2-100ms.txt"], True),
+    ("IIR\n20k", ["sprt-iir-20k.txt"], False),
+    ("table score\nas estimate, 20k", ["sprt-tteval-20k.txt"], None),
+    ("improving\n20k", ["sprt-improving-20k.txt"], None),
+]
+
+
+def epochs(path):
+    rows = []
+    for line in path.read_text().splitlines():
+        m = re.search(r"epoch +(\d+): training loss ([\d.]+), held-out loss ([\d.]+)", line)
+        if m:
+            rows.append((int(m[1]), float(m[2]), float(m[3])))
+    return rows
+
+
+def counts(path):
+    """Wins, draws, losses of engine1 at the last game line of each run in
+    the file (some files hold two runs, one after the other), added up."""
+    done, last = [0, 0, 0], None
+    for line in path.read_text().splitlines():
+        m = re.search(r"\[(\d+)-(\d+)-(\d+)\]\s*$", line)
+        if m:
+            c = tuple(int(x) for x in m.groups())
+            if last is not None and sum(c) <= sum(last):
+                done = [a + b for a, b in zip(done, last)]
+            last = c
+    if last is None:
+        return None
+    return tuple(a + b for a, b in zip(done, last))
+
+
+def elo(w, d, l):
+    n = w + d + l
+    s = (w + d / 2) / n
+    var = (w * (1 - s) ** 2 + d * (0.5 - s) ** 2 + l * s**2) / n
+    se = math.sqrt(var / n)
+
+    def to_elo(x):
+        x = min(max(x, 1e-6), 1 - 1e-6)
+        return -400 * math.log10(1 / x - 1)
+
+    return to_elo(s), (to_elo(s + 1.96 * se) - to_elo(s - 1.96 * se)) / 2, n
+
+
+def main():
+    fig, (left, right) = plt.subplots(1, 2, figsize=(16, 5.4), gridspec_kw={"width_ratios": [1, 1.6]})
+    for label, name in CURVES:
+        path = RESULTS / name
+        if path.exists() and (rows := epochs(path)):
+            left.plot([r[0] for r in rows], [r[2] for r in rows], "o-", markersize=3, label=f"{label}: held out")
+            left.plot([r[0] for r in rows], [r[1] for r in rows], ":", color=left.lines[-1].get_color(),
+                      label=f"{label}: training")
+    left.set_ylim(0.0013, 0.0023)
+    left.set_title("gen4 data (1.19 M positions): loss by epoch")
+    left.set_xlabel("epoch")
+    left.set_ylabel("mean squared error of the expected score")
+    left.legend(fontsize=7)
+    left.grid(alpha=0.3)
+
+    xs, ys, errs, colours, names = [], [], [], [], []
+    for label, files, kept in STEPS:
+        total = [0, 0, 0]
+        for f in files:
+            path = RESULTS / f
+            if path.exists() and (c := counts(path)):
+                total = [a + b for a, b in zip(total, c)]
+        if sum(total) == 0:
+            continue
+        e, ci, n = elo(*total)
+        xs.append(len(xs))
+        ys.append(e)
+        errs.append(ci)
+        colours.append({True: "#55a868", False: "#c44e52", None: "#8172b2"}[kept])
+        names.append(f"{label}\n{n} games")
+    for x, y, err, c in zip(xs, ys, errs, colours):
+        right.errorbar([x], [y], yerr=[err], fmt="o", capsize=5, color=c)
+        right.annotate(f"{y:+.0f}", (x, y), xytext=(6, 4), textcoords="offset points", fontsize=8)
+    right.axhline(0, color="grey", linewidth=0.8)
+    right.set_xticks(xs, names, fontsize=7)
+    right.set_title("each step against the engine before it (green kept, red not, purple undecided)")
+    right.set_ylabel("Elo (95% interval)")
+    right.grid(alpha=0.3)
+    fig.tight_layout()
+    OUT.parent.mkdir(parents=True, exist_ok=True)
+    fig.savefig(OUT, dpi=100)
+    print(f"wrote {OUT}")
+
+
+if __name__ == "__main__":
+    main()
