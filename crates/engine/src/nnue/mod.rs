@@ -3,8 +3,9 @@
 //!
 //! Shape: 1,152 inputs (`features`: 18 planes of 64 squares, constructs'
 //! Captors and prisoners included) → 128 per side, the side to move's
-//! first → clipped ReLU, or its square (`Activation`) → 1 output, with its weights chosen from
-//! `BUCKETS` sets by how many squares are occupied (`bucket`), so that
+//! first → clipped ReLU, or its square (`Activation`) → 1 output, with
+//! its weights chosen from `BUCKETS` sets by how many squares are
+//! occupied (`bucket`), so that
 //! an ending and a full board can weigh the same hidden neurons
 //! differently at no cost per node. One hidden layer, because the data a
 //! 2-core machine can make in an hour (about two million positions) is
