@@ -45,7 +45,8 @@ STEPS = [
     ("gen4 net\n100 ms", ["gen4-vs-gen2-100ms.txt"], True),
     ("IIR\n20k", ["sprt-iir-20k.txt"], False),
     ("table score\nas estimate, 20k", ["sprt-tteval-20k.txt"], None),
-    ("improving\n20k", ["sprt-improving-20k.txt"], None),
+    ("improving\n20k", ["sprt-improving-20k.txt"], False),
+    ("histories kept\n20k", ["sprt-histories-kept-20k.txt"], None),
 ]
 
 
@@ -122,7 +123,7 @@ def main():
         right.annotate(f"{y:+.0f}", (x, y), xytext=(6, 4), textcoords="offset points", fontsize=8)
     right.axhline(0, color="grey", linewidth=0.8)
     right.set_xticks(xs, names, fontsize=7)
-    right.set_title("each step against the engine before it (green kept, red not, purple undecided)")
+    right.set_title("each step against the engine before it (green kept, red not, purple undecided or awaiting 100 ms)")
     right.set_ylabel("Elo (95% interval)")
     right.grid(alpha=0.3)
     fig.tight_layout()
