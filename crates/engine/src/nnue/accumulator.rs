@@ -64,17 +64,16 @@ impl Accumulator {
 
     /// These sums, for `from`, made the sums for `to` in place.
     fn change(&mut self, net: &Network, from: &Board, to: &Board) {
-        let acc = self;
         let (a, b) = (features::planes(from), features::planes(to));
         for plane in 0..PLANES {
             if a[plane] == b[plane] {
                 continue;
             }
             for sq in a[plane] & !b[plane] {
-                acc.apply(net, plane, sq, simd::sub);
+                self.apply(net, plane, sq, simd::sub);
             }
             for sq in b[plane] & !a[plane] {
-                acc.apply(net, plane, sq, simd::add);
+                self.apply(net, plane, sq, simd::add);
             }
         }
     }

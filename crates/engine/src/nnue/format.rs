@@ -93,6 +93,21 @@ impl Reader<'_> {
     }
 }
 
+/// A squared activation's output weights must stay within
+/// ±`SCRELU_W2_MAX`: the first one beyond is the error.
+fn output_weights_fit(
+    activation: Activation,
+    w2: &[[i16; 2 * HIDDEN]; BUCKETS],
+) -> Result<(), NetError> {
+    if activation == Activation::ClippedRelu {
+        return Ok(());
+    }
+    match w2.iter().flatten().find(|w| w.abs() > SCRELU_W2_MAX) {
+        Some(&w) => Err(NetError::OutputWeight(w)),
+        None => Ok(()),
+    }
+}
+
 /// Reads a network file.
 pub fn read(bytes: &[u8]) -> Result<Network, NetError> {
     let mut r = Reader { bytes, at: 0 };
@@ -174,11 +189,7 @@ pub fn read(bytes: &[u8]) -> Result<Network, NetError> {
         w2.fill(w);
         b2.fill(b);
     }
-    if activation == Activation::SquaredClippedRelu
-        && let Some(&w) = w2.iter().flatten().find(|w| w.abs() > SCRELU_W2_MAX)
-    {
-        return Err(NetError::OutputWeight(w));
-    }
+    output_weights_fit(activation, &w2)?;
     Ok(Network {
         w1,
         b1,
@@ -235,8 +246,7 @@ impl Network {
         activation: Activation,
         description: String,
     ) -> Option<Network> {
-        let weights_fit = activation == Activation::ClippedRelu
-            || w2.iter().flatten().all(|w| w.abs() <= SCRELU_W2_MAX);
+        let weights_fit = output_weights_fit(activation, &w2).is_ok();
         (w1.len() == INPUTS && (1..=MAX_SCALE).contains(&scale) && weights_fit).then_some(Network {
             w1,
             b1,
