@@ -166,10 +166,9 @@ pub fn run(a: TrainArgs) -> Result<(), Failure> {
         a.seed,
         a.buckets,
         a.scale,
-        match a.activation {
-            ActivationArg::Crelu => "crelu",
-            ActivationArg::Screlu => "screlu",
-        },
+        // The flag's own spelling, as clap parses it.
+        clap::ValueEnum::to_possible_value(&a.activation)
+            .map_or_else(String::new, |v| v.get_name().to_string()),
         a.games.map_or(String::new(), |n| format!(" --games {n}")),
         train_set.len(),
         a.data
