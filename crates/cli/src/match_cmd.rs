@@ -26,6 +26,10 @@ pub struct MatchArgs {
     /// Milliseconds per move (the default limit: 100).
     #[arg(long, conflicts_with_all = ["nodes", "depth"])]
     pub movetime: Option<u64>,
+    /// The second player's own milliseconds per move (time odds, e.g. one
+    /// thread at 180 ms against 100 ms); by default it has the first's limit.
+    #[arg(long, conflicts_with_all = ["nodes", "depth"])]
+    pub movetime2: Option<u64>,
     /// Nodes per move.
     #[arg(long, conflicts_with = "depth")]
     pub nodes: Option<u64>,
@@ -100,6 +104,9 @@ pub fn run(a: MatchArgs) -> Result<(), Failure> {
         games: a.games,
         openings,
         limit,
+        second_limit: a
+            .movetime2
+            .map(|t| MoveLimit::Time(Duration::from_millis(t.max(1)))),
         concurrency: a.concurrency,
         max_plies: a.max_plies.max(1),
         sprt,

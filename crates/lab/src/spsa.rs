@@ -262,9 +262,9 @@ pub fn mini_match(
                     let s = rng::derive(seed, i as u64);
                     let a_white = i.is_multiple_of(2);
                     let (_, winner, _) = if a_white {
-                        play_game(&mut pa, &mut pb, start, limit, 300, s)
+                        play_game(&mut pa, &mut pb, start, (limit, limit), 300, s)
                     } else {
-                        play_game(&mut pb, &mut pa, start, limit, 300, s)
+                        play_game(&mut pb, &mut pa, start, (limit, limit), 300, s)
                     };
                     let a_color = if a_white { Color::White } else { Color::Black };
                     let score = match winner {

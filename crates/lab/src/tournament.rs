@@ -63,6 +63,9 @@ pub struct MatchConfig {
     pub games: usize,
     pub openings: Vec<Position>,
     pub limit: MoveLimit,
+    /// The second player's own limit, for time odds (issue 22 item 5: one
+    /// thread at 180 ms against one at 100 ms); none: `limit` for both.
+    pub second_limit: Option<MoveLimit>,
     pub concurrency: usize,
     /// Games longer than this are adjudicated a draw.
     pub max_plies: usize,
@@ -108,12 +111,13 @@ impl SprtState {
     }
 }
 
-/// Plays one game; a player that fails (crash, illegal move) loses it.
+/// Plays one game, each side within its own limit (`limits`: White's,
+/// Black's); a player that fails (crash, illegal move) loses it.
 pub fn play_game(
     white: &mut dyn player::Player,
     black: &mut dyn player::Player,
     start: Position,
-    limit: MoveLimit,
+    limits: (MoveLimit, MoveLimit),
     max_plies: usize,
     seed: u64,
 ) -> (Game, Option<Color>, String) {
@@ -149,9 +153,9 @@ pub fn play_game(
             );
         }
         let turn = game.position().turn();
-        let mover: &mut dyn player::Player = match turn {
-            Color::White => &mut *white,
-            Color::Black => &mut *black,
+        let (mover, limit): (&mut dyn player::Player, _) = match turn {
+            Color::White => (&mut *white, limits.0),
+            Color::Black => (&mut *black, limits.1),
         };
         match mover.choose(&game, limit) {
             Ok(m) if game.play(m).is_ok() => {}
@@ -226,12 +230,14 @@ pub fn run(
                     let opening = config.openings[(i / 2) % config.openings.len()];
                     let first_is_white = i.is_multiple_of(2);
                     let seed = rng::derive(config.seed, i as u64);
+                    let first_limit = config.limit;
+                    let second_limit = config.second_limit.unwrap_or(config.limit);
                     let (game, winner, reason) = if first_is_white {
                         play_game(
                             &mut **a,
                             &mut **b,
                             opening,
-                            config.limit,
+                            (first_limit, second_limit),
                             config.max_plies,
                             seed,
                         )
@@ -240,7 +246,7 @@ pub fn run(
                             &mut **b,
                             &mut **a,
                             opening,
-                            config.limit,
+                            (second_limit, first_limit),
                             config.max_plies,
                             seed,
                         )
@@ -336,11 +342,51 @@ mod tests {
             games: 2,
             openings: vec![Position::initial()],
             limit: MoveLimit::Depth(1),
+            second_limit: None,
             concurrency: 1,
             max_plies: 20,
             sprt: None,
             seed: 1,
         }
+    }
+
+    /// Plays the first legal move and remembers the limits it was given.
+    struct Recorder(Vec<MoveLimit>);
+
+    impl player::Player for Recorder {
+        fn name(&self) -> String {
+            "recorder".to_string()
+        }
+        fn new_game(&mut self, _seed: u64, _rules: legion_rules::Rules) -> Result<(), PlayerError> {
+            Ok(())
+        }
+        fn choose(
+            &mut self,
+            game: &Game,
+            limit: MoveLimit,
+        ) -> Result<legion_rules::Move, PlayerError> {
+            self.0.push(limit);
+            let moves = game.position().legal_moves();
+            moves.first().copied().ok_or(PlayerError::NoLegalMove)
+        }
+    }
+
+    #[test]
+    fn each_side_moves_within_its_own_limit() {
+        let fast = MoveLimit::Time(std::time::Duration::from_millis(100));
+        let slow = MoveLimit::Time(std::time::Duration::from_millis(180));
+        let (mut white, mut black) = (Recorder(Vec::new()), Recorder(Vec::new()));
+        let (game, _, reason) = play_game(
+            &mut white,
+            &mut black,
+            Position::initial(),
+            (fast, slow),
+            6,
+            1,
+        );
+        assert_eq!(game.moves().len(), 6, "{reason}");
+        assert_eq!(white.0, vec![fast; 3]);
+        assert_eq!(black.0, vec![slow; 3]);
     }
 
     #[test]

@@ -73,7 +73,7 @@ pub fn generate(
                     let start = openings[i % openings.len()];
                     let seed = rng::derive(0x7E57, i as u64);
                     let (game, winner, _) =
-                        play_game(&mut white, &mut black, start, limit, 400, seed);
+                        play_game(&mut white, &mut black, start, (limit, limit), 400, seed);
                     let result = match winner {
                         Some(Color::White) => "1",
                         Some(Color::Black) => "0",
