@@ -44,8 +44,11 @@ fn run_bench(depth: Option<&String>) -> io::Result<()> {
     let net = nnue::embedded().map_err(io::Error::other)?;
     let r = bench::run(depth, &Weights::tuned(), Some(net), 1);
     let ms = r.time.as_millis().max(1);
-    println!("nodes {}", r.nodes);
-    println!("nps {}", r.nodes as u128 * 1000 / ms);
-    println!("time {ms} ms");
+    // Written, not printed: a closed pipe (`| head -1`) is an error to
+    // report, not a panic.
+    let mut out = io::stdout().lock();
+    writeln!(out, "nodes {}", r.nodes)?;
+    writeln!(out, "nps {}", r.nodes as u128 * 1000 / ms)?;
+    writeln!(out, "time {ms} ms")?;
     Ok(())
 }
