@@ -217,6 +217,11 @@ pub(crate) fn generate(pos: &Position, out: &mut MoveList, mut mode: Mode) {
     other_moves(pos, &safety, mode, out);
 }
 
+/// The legal Legion captures alone (4.3, judged whole by 3.3).
+pub(crate) fn legion_captures(pos: &Position, out: &mut MoveList) -> usize {
+    legal_series(pos, pos.board.king(pos.turn), out)
+}
+
 /// Whether the side to move has any legal move (for 5.1 and 5.2).
 pub(crate) fn has_legal_move(pos: &Position) -> bool {
     let mut list = MoveList::new();

@@ -252,6 +252,15 @@ impl Position {
         movegen::generate(self, list, movegen::Mode::Noisy);
     }
 
+    /// Appends the legal Legion capture series (4.3) and returns how many.
+    /// When the side to move is not in check and there is one, they are
+    /// compulsory (4.2.2) and so are all its legal moves: a search can
+    /// learn that a node is forced, or that it is not, without listing the
+    /// rest.
+    pub fn legion_captures_into(&self, list: &mut MoveList) -> usize {
+        movegen::legion_captures(self, list)
+    }
+
     /// Whether the side to move has a legal move, without listing them
     /// (5.2: without one, it has lost).
     pub fn has_legal_move(&self) -> bool {

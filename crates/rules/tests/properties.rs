@@ -109,6 +109,23 @@ fn check_game(start: Position, choices: &[u16], explain_sample: usize) {
         expected.sort();
         got.sort();
         assert_eq!(got, expected, "noisy moves of {pos}");
+        // The Legion captures alone are the full list's jumps; out of
+        // check, when there are any, they are the whole list (4.2.2).
+        let mut captures = legion_rules::MoveList::new();
+        let n = pos.legion_captures_into(&mut captures);
+        assert_eq!(n, captures.len());
+        let mut got: Vec<_> = captures.to_vec();
+        let mut jumps: Vec<_> = moves
+            .iter()
+            .copied()
+            .filter(|m| m.kind() == legion_rules::MoveKind::Jump)
+            .collect();
+        got.sort();
+        jumps.sort();
+        assert_eq!(got, jumps, "Legion captures of {pos}");
+        if !pos.is_check() && n > 0 {
+            assert_eq!(n, moves.len(), "compulsory captures of {pos}");
+        }
         // Both notations name each move and read back to it.
         for &m in &moves {
             assert_eq!(parse_move(&pos, &canonical(&pos, m)).unwrap(), m, "{pos}");

@@ -388,14 +388,13 @@ impl<'a> Searcher<'a> {
             }
         }
 
-        let mut moves = MoveList::new();
-        pos.legal_moves_into(&mut moves);
-        if moves.is_empty() {
-            // 5.2: no legal move loses.
-            return -WIN + ply as i32;
-        }
         let in_check = pos.is_check();
-        let forced = !in_check && moves[0].kind() == MoveKind::Jump;
+        // Out of check the Legion's captures are listed first: if there is
+        // one, they are compulsory (4.2.2) and are all the moves; if there
+        // is none, the pruning below may end the node before the rest,
+        // most of the generator's work, are listed.
+        let mut moves = MoveList::new();
+        let forced = !in_check && pos.legion_captures_into(&mut moves) > 0;
         let static_eval = if in_check {
             -INF
         } else {
@@ -409,6 +408,10 @@ impl<'a> Searcher<'a> {
             if depth <= REVERSE_FUTILITY_DEPTH
                 && static_eval - REVERSE_FUTILITY_MARGIN * depth >= beta
                 && static_eval.abs() < WIN_BOUND
+                // 5.2: without a legal move the side has lost, whatever
+                // the evaluation says; asked only where a prune would
+                // answer, and cheaper than the list (it stops at one).
+                && pos.has_legal_move()
             {
                 return static_eval;
             }
@@ -418,6 +421,7 @@ impl<'a> Searcher<'a> {
                 && depth >= NULL_MOVE_MIN_DEPTH
                 && static_eval >= beta
                 && has_chess_pieces(pos)
+                && pos.has_legal_move()
             {
                 let r = null_move_reduction(depth);
                 let child = pos.null_move();
@@ -441,6 +445,13 @@ impl<'a> Searcher<'a> {
             }
         }
 
+        if !forced {
+            pos.legal_moves_into(&mut moves);
+        }
+        if moves.is_empty() {
+            // 5.2: no legal move loses.
+            return -WIN + ply as i32;
+        }
         let tt_move = tt_entry.and_then(|e| e.mv.find(&moves));
         let mut scores = Scores::new();
         self.ordering
