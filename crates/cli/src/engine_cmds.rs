@@ -19,6 +19,11 @@ pub struct BenchArgs {
     /// Search threads (the node signature is only stable with 1).
     #[arg(long, default_value_t = 1)]
     pub threads: usize,
+    /// A network file to search with instead of `--eval` (a candidate, or
+    /// a net of another width for a binary built with it: the speed of
+    /// each width, docs/STRENGTH.md).
+    #[arg(long, conflicts_with = "eval")]
+    pub evalfile: Option<String>,
 }
 
 pub fn uci() -> Result<(), Failure> {
@@ -27,7 +32,14 @@ pub fn uci() -> Result<(), Failure> {
 }
 
 pub fn bench(a: BenchArgs) -> Result<(), Failure> {
-    let o = options_with_eval(&a.eval)?;
+    let o = match &a.evalfile {
+        Some(path) => {
+            let mut o = legion_engine::Options::default();
+            o.set_eval_file(path).map_err(|e| Failure(e.to_string()))?;
+            o
+        }
+        None => options_with_eval(&a.eval)?,
+    };
     if !(1..=30).contains(&a.depth) {
         return Err(Failure("--depth must be from 1 to 30".to_string()));
     }

@@ -188,6 +188,18 @@ fn bench_prints_a_node_signature() {
     assert!(nodes(&a).is_some());
     // Same search, same signature.
     assert_eq!(nodes(&a), nodes(&b));
+    // The built-in network given by its file searches the same tree.
+    let net = concat!(env!("CARGO_MANIFEST_DIR"), "/../engine/nets/legion.nnue");
+    let c = legion_with_input(&["bench", "--depth", "4", "--evalfile", net], "");
+    assert!(c.status.success(), "{}", String::from_utf8_lossy(&c.stderr));
+    assert_eq!(nodes(&c), nodes(&a));
+    // A file that is not a network is refused with its name, not searched.
+    let bad = legion_with_input(&["bench", "--evalfile", "Cargo.toml"], "");
+    assert!(!bad.status.success());
+    assert!(String::from_utf8_lossy(&bad.stderr).contains("Cargo.toml"));
+    // --eval names another evaluation: both at once is an error.
+    let both = legion_with_input(&["bench", "--eval", "linear", "--evalfile", net], "");
+    assert_eq!(both.status.code(), Some(2));
 }
 
 #[test]
