@@ -26,12 +26,18 @@ ROOT = Path(__file__).resolve().parents[2]
 RESULTS = ROOT / "tools" / "strength" / "results"
 OUT = ROOT / "docs" / "plots" / "issue22.png"
 
-# (label, training output) on gen4's 1.19 M positions.
+# (label, training output): gen4's 1.19 M positions, then gen5's 2.36 M.
 CURVES = [
-    ("128, clipped ReLU (gen4)", "nnue-gen4-train.txt"),
-    ("128, SCReLU", "nnue-gen4-screlu-train.txt"),
-    ("256, clipped ReLU", "nnue-gen4-h256-train.txt"),
+    ("gen4 data: 128, clipped ReLU (gen4)", "nnue-gen4-train.txt"),
+    ("gen4 data: 128, SCReLU", "nnue-gen4-screlu-train.txt"),
+    ("gen4 data: 256, clipped ReLU", "nnue-gen4-h256-train.txt"),
+    ("gen5 data: 128, clipped ReLU (gen5)", "nnue-gen5-train.txt"),
+    ("gen5 data: 128, SCReLU", "nnue-gen5-screlu-train.txt"),
+    ("gen5 data: 256, clipped ReLU", "nnue-gen5-h256-train.txt"),
 ]
+
+# Runs stopped after fewer games say nothing and would stretch the axis.
+MIN_GAMES = 50
 
 # (label, match files whose games add up, kept?) in the order they ran.
 STEPS = [
@@ -47,6 +53,10 @@ STEPS = [
     ("table score\nas estimate, 20k", ["sprt-tteval-20k.txt"], None),
     ("improving\n20k", ["sprt-improving-20k.txt"], False),
     ("histories kept\n20k", ["sprt-histories-kept-20k.txt"], None),
+    ("table score\nas estimate, 100 ms", ["table-score-estimate-100ms.txt"], None),
+    ("movetime whole\n100 ms", ["movetime-whole-100ms.txt"], None),
+    ("gen5 net\n20k nodes", ["gen5-vs-gen4-20k.txt"], True),
+    ("gen5 net\n100 ms", ["gen5-vs-gen4-100ms.txt"], True),
 ]
 
 
@@ -89,15 +99,15 @@ def elo(w, d, l):
 
 
 def main():
-    fig, (left, right) = plt.subplots(1, 2, figsize=(16, 5.4), gridspec_kw={"width_ratios": [1, 1.6]})
+    fig, (left, right) = plt.subplots(1, 2, figsize=(19, 6), gridspec_kw={"width_ratios": [1, 1.6]})
     for label, name in CURVES:
         path = RESULTS / name
         if path.exists() and (rows := epochs(path)):
             left.plot([r[0] for r in rows], [r[2] for r in rows], "o-", markersize=3, label=f"{label}: held out")
             left.plot([r[0] for r in rows], [r[1] for r in rows], ":", color=left.lines[-1].get_color(),
                       label=f"{label}: training")
-    left.set_ylim(0.0013, 0.0023)
-    left.set_title("gen4 data (1.19 M positions): loss by epoch")
+    left.set_ylim(0.0011, 0.0023)
+    left.set_title("loss by epoch: gen4 data (1.19 M positions), gen5 data (2.36 M)")
     left.set_xlabel("epoch")
     left.set_ylabel("mean squared error of the expected score")
     left.legend(fontsize=7)
@@ -113,6 +123,8 @@ def main():
         if sum(total) == 0:
             continue
         e, ci, n = elo(*total)
+        if n < MIN_GAMES:
+            continue
         xs.append(len(xs))
         ys.append(e)
         errs.append(ci)
@@ -123,7 +135,7 @@ def main():
         right.annotate(f"{y:+.0f}", (x, y), xytext=(6, 4), textcoords="offset points", fontsize=8)
     right.axhline(0, color="grey", linewidth=0.8)
     right.set_xticks(xs, names, fontsize=7)
-    right.set_title("each step against the engine before it (green kept, red not, purple undecided or awaiting 100 ms)")
+    right.set_title("each step against the engine before it (green kept, red not, purple undecided or awaiting 100 ms; runs of 50 games or more)")
     right.set_ylabel("Elo (95% interval)")
     right.grid(alpha=0.3)
     fig.tight_layout()
