@@ -284,9 +284,10 @@ impl Position {
         if self.is_check() {
             return Bitboard::EMPTY;
         }
-        self.legal_moves()
+        let mut captures = MoveList::new();
+        self.legion_captures_into(&mut captures);
+        captures
             .iter()
-            .filter(|m| m.kind() == MoveKind::Jump)
             .fold(Bitboard::EMPTY, |b, m| b | Bitboard::from(m.from()))
     }
 
