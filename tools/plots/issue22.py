@@ -26,7 +26,8 @@ ROOT = Path(__file__).resolve().parents[2]
 RESULTS = ROOT / "tools" / "strength" / "results"
 OUT = ROOT / "docs" / "plots" / "issue22.png"
 
-# (label, training output): gen4's 1.19 M positions, then gen5's 2.36 M.
+# (label, training output): gen4's 1.19 M positions, gen5's 2.36 M, then
+# gen5's and gen6's together (5.01 M).
 CURVES = [
     ("gen4 data: 128, clipped ReLU (gen4)", "nnue-gen4-train.txt"),
     ("gen4 data: 128, SCReLU", "nnue-gen4-screlu-train.txt"),
@@ -34,6 +35,8 @@ CURVES = [
     ("gen5 data: 128, clipped ReLU (gen5)", "nnue-gen5-train.txt"),
     ("gen5 data: 128, SCReLU", "nnue-gen5-screlu-train.txt"),
     ("gen5 data: 256, clipped ReLU", "nnue-gen5-h256-train.txt"),
+    ("gen5+6 data: 128, clipped ReLU (gen6)", "nnue-gen6-train.txt"),
+    ("gen5+6 data: 256, clipped ReLU", "nnue-gen6-h256-train.txt"),
 ]
 
 # Runs stopped after fewer games say nothing and would stretch the axis.
@@ -57,6 +60,10 @@ STEPS = [
     ("movetime whole\n100 ms", ["movetime-whole-100ms.txt"], None),
     ("gen5 net\n20k nodes", ["gen5-vs-gen4-20k.txt"], True),
     ("gen5 net\n100 ms", ["gen5-vs-gen4-100ms.txt"], True),
+    ("gen6 net\n20k nodes", ["gen6-vs-gen5-20k.txt"], True),
+    # Not a step: the whole engine against the issue's start (item 4).
+    ("main (bf0b7d4)\nvs start, 100 ms", ["now-vs-3d68c3f-100ms.txt"], "start"),
+    ("main (gen6)\nvs start, 100 ms", ["now-vs-3d68c3f-100ms-gen6.txt"], "start"),
 ]
 
 
@@ -107,7 +114,7 @@ def main():
             left.plot([r[0] for r in rows], [r[1] for r in rows], ":", color=left.lines[-1].get_color(),
                       label=f"{label}: training")
     left.set_ylim(0.0011, 0.0023)
-    left.set_title("loss by epoch: gen4 data (1.19 M positions), gen5 data (2.36 M)")
+    left.set_title("loss by epoch: gen4 data (1.19 M positions), gen5 (2.36 M), gen5+6 (5.01 M)")
     left.set_xlabel("epoch")
     left.set_ylabel("mean squared error of the expected score")
     left.legend(fontsize=7)
@@ -128,14 +135,15 @@ def main():
         xs.append(len(xs))
         ys.append(e)
         errs.append(ci)
-        colours.append({True: "#55a868", False: "#c44e52", None: "#8172b2"}[kept])
+        colours.append({True: "#55a868", False: "#c44e52", None: "#8172b2", "start": "#222222"}[kept])
         names.append(f"{label}\n{n} games")
     for x, y, err, c in zip(xs, ys, errs, colours):
         right.errorbar([x], [y], yerr=[err], fmt="o", capsize=5, color=c)
         right.annotate(f"{y:+.0f}", (x, y), xytext=(6, 4), textcoords="offset points", fontsize=8)
     right.axhline(0, color="grey", linewidth=0.8)
-    right.set_xticks(xs, names, fontsize=7)
-    right.set_title("each step against the engine before it (green kept, red not, purple undecided or awaiting 100 ms; runs of 50 games or more)")
+    right.set_xticks(xs, names, fontsize=6.5, rotation=35, ha="right")
+    right.set_title("each step against the engine before it (green kept, red not, purple undecided or awaiting 100 ms;\n"
+                    "black: the whole engine against the issue's start, 3d68c3f; runs of 50 games or more)", fontsize=9)
     right.set_ylabel("Elo (95% interval)")
     right.grid(alpha=0.3)
     fig.tight_layout()
