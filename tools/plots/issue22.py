@@ -42,7 +42,9 @@ CURVES = [
 # Runs stopped after fewer games say nothing and would stretch the axis.
 MIN_GAMES = 50
 
-# (label, match files whose games add up, kept?) in the order they ran.
+# (label, match files whose games add up, kept: True, False, None for
+# undecided, or "start" for the whole engine against the start)
+# in the order they ran.
 STEPS = [
     ("extension bound\n20k nodes", ["extension-bound-20k.txt", "extension-bound-20k-2.txt"], True),
     ("qsearch table\n20k nodes", ["sprt-qsearch-tt-20k.txt"], False),
@@ -113,11 +115,11 @@ def main():
             left.plot([r[0] for r in rows], [r[2] for r in rows], "o-", markersize=3, label=f"{label}: held out")
             left.plot([r[0] for r in rows], [r[1] for r in rows], ":", color=left.lines[-1].get_color(),
                       label=f"{label}: training")
-    left.set_ylim(0.0011, 0.0023)
+    left.set_ylim(0.0011, 0.0026)
     left.set_title("loss by epoch: gen4 data (1.19 M positions), gen5 (2.36 M), gen5+6 (5.01 M)")
     left.set_xlabel("epoch")
     left.set_ylabel("mean squared error of the expected score")
-    left.legend(fontsize=7)
+    left.legend(fontsize=6, ncol=2, loc="upper right")
     left.grid(alpha=0.3)
 
     xs, ys, errs, colours, names = [], [], [], [], []
