@@ -27,7 +27,7 @@ RESULTS = ROOT / "tools" / "strength" / "results"
 OUT = ROOT / "docs" / "plots" / "issue22.png"
 
 # (label, training output): gen4's 1.19 M positions, gen5's 2.36 M, then
-# gen5's and gen6's together (5.01 M).
+# gen5's and gen6's together (5.01 M), then gen7's with them (6.70 M).
 CURVES = [
     ("gen4 data: 128, clipped ReLU (gen4)", "nnue-gen4-train.txt"),
     ("gen4 data: 128, SCReLU", "nnue-gen4-screlu-train.txt"),
@@ -37,6 +37,8 @@ CURVES = [
     ("gen5 data: 256, clipped ReLU", "nnue-gen5-h256-train.txt"),
     ("gen5+6 data: 128, clipped ReLU (gen6)", "nnue-gen6-train.txt"),
     ("gen5+6 data: 256, clipped ReLU", "nnue-gen6-h256-train.txt"),
+    ("gen5+6+7 data: 128, clipped ReLU", "nnue-gen7-train.txt"),
+    ("gen5+6+7 data: 256, clipped ReLU", "nnue-gen7-h256-train.txt"),
 ]
 
 # Runs stopped after fewer games say nothing and would stretch the axis.
@@ -63,6 +65,7 @@ STEPS = [
     ("gen5 net\n20k nodes", ["gen5-vs-gen4-20k.txt"], True),
     ("gen5 net\n100 ms", ["gen5-vs-gen4-100ms.txt"], True),
     ("gen6 net\n20k nodes", ["gen6-vs-gen5-20k.txt"], True),
+    ("gen7 net\n20k nodes", ["gen7-vs-gen6-20k.txt"], False),
     # Not a step: the whole engine against the issue's start (item 4).
     ("main (bf0b7d4)\nvs start, 100 ms", ["now-vs-3d68c3f-100ms.txt"], "start"),
     ("main (gen6)\nvs start, 100 ms", ["now-vs-3d68c3f-100ms-gen6.txt"], "start"),
@@ -116,7 +119,7 @@ def main():
             left.plot([r[0] for r in rows], [r[1] for r in rows], ":", color=left.lines[-1].get_color(),
                       label=f"{label}: training")
     left.set_ylim(0.0011, 0.0026)
-    left.set_title("loss by epoch: gen4 data (1.19 M positions), gen5 (2.36 M), gen5+6 (5.01 M)")
+    left.set_title("loss by epoch: gen4 data (1.19 M positions), gen5 (2.36 M), gen5+6 (5.01 M), gen5+6+7 (6.70 M)")
     left.set_xlabel("epoch")
     left.set_ylabel("mean squared error of the expected score")
     left.legend(fontsize=6, ncol=2, loc="upper right")
