@@ -66,6 +66,10 @@ STEPS = [
     ("gen5 net\n100 ms", ["gen5-vs-gen4-100ms.txt"], True),
     ("gen6 net\n20k nodes", ["gen6-vs-gen5-20k.txt"], True),
     ("gen7 net\n20k nodes", ["gen7-vs-gen6-20k.txt"], False),
+    ("histories kept\n20k, gen6", ["sprt-histories-kept-20k-gen6.txt"], None),
+    ("table score\nas estimate,\n20k, gen6", ["sprt-table-score-estimate-20k-gen6.txt"], None),
+    ("continuation\nhist. 20k, gen6", ["sprt-continuation-history-20k-gen6.txt"], False),
+    ("null move by\neval 20k, gen6", ["sprt-null-move-by-eval-20k-gen6.txt"], False),
     # Not a step: the whole engine against the start (item 4).
     ("main (bf0b7d4)\nvs start, 100 ms", ["now-vs-3d68c3f-100ms.txt"], "start"),
     ("main (gen6)\nvs start, 100 ms", ["now-vs-3d68c3f-100ms-gen6.txt"], "start"),
