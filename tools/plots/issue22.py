@@ -115,7 +115,8 @@ def elo(w, d, l):
 
 
 def main():
-    fig, (left, right) = plt.subplots(1, 2, figsize=(19, 6), gridspec_kw={"width_ratios": [1, 1.6]})
+    # Two rows: the steps need the whole width for their labels.
+    fig, (left, right) = plt.subplots(2, 1, figsize=(16, 12), gridspec_kw={"height_ratios": [1, 1.1]})
     for label, name in CURVES:
         path = RESULTS / name
         if path.exists() and (rows := epochs(path)):
@@ -126,7 +127,7 @@ def main():
     left.set_title("loss by epoch: gen4 data (1.19 M positions), gen5 (2.36 M), gen5+6 (5.01 M), gen5+6+7 (6.70 M)")
     left.set_xlabel("epoch")
     left.set_ylabel("mean squared error of the expected score")
-    left.legend(fontsize=6, ncol=2, loc="upper right")
+    left.legend(fontsize=7, ncol=2, loc="upper right")
     left.grid(alpha=0.3)
 
     xs, ys, errs, colours, names = [], [], [], [], []
@@ -150,7 +151,7 @@ def main():
         right.errorbar([x], [y], yerr=[err], fmt="o", capsize=5, color=c)
         right.annotate(f"{y:+.0f}", (x, y), xytext=(6, 4), textcoords="offset points", fontsize=8)
     right.axhline(0, color="grey", linewidth=0.8)
-    right.set_xticks(xs, names, fontsize=6.5, rotation=35, ha="right")
+    right.set_xticks(xs, names, fontsize=7, rotation=45, ha="right", rotation_mode="anchor")
     right.set_title("each step against the engine before it (green kept, red not, purple undecided or awaiting 100 ms;\n"
                     "black: the whole engine against the issue's start, 3d68c3f; runs of 50 games or more)", fontsize=9)
     right.set_ylabel("Elo (95% interval)")
