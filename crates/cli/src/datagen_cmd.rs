@@ -103,7 +103,7 @@ pub struct DatagenArgs {
 #[derive(Subcommand)]
 pub enum DatagenCommand {
     /// Copy the finished games of a data file (text or binary) into a new
-    /// binary file.
+    /// binary file, all of them or fewer (--keep-positions, --keep-games).
     Convert(ConvertArgs),
 }
 
@@ -115,6 +115,25 @@ pub struct ConvertArgs {
     /// The binary file to write; it must not exist.
     #[arg(long)]
     pub to: PathBuf,
+    /// Keep each position of a training game with this chance (0 to 1);
+    /// held-out games (numbers that are multiples of 50) stay whole
+    #[arg(long, value_parser = fraction, conflicts_with = "keep_games")]
+    pub keep_positions: Option<u32>,
+    /// Keep each training game, whole, with this chance (0 to 1);
+    /// held-out games always
+    #[arg(long, value_parser = fraction)]
+    pub keep_games: Option<u32>,
+    /// Seed of what --keep-positions and --keep-games keep
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+}
+
+/// A chance from 0 to 1, in millionths.
+fn fraction(s: &str) -> Result<u32, String> {
+    match s.parse::<f64>() {
+        Ok(f) if (0.0..=1.0).contains(&f) => Ok((f * 1e6).round() as u32),
+        _ => Err(format!("'{s}' is not a chance from 0 to 1")),
+    }
 }
 
 pub fn run(a: DatagenArgs) -> Result<(), Failure> {
@@ -203,7 +222,18 @@ fn convert(c: ConvertArgs) -> Result<(), Failure> {
         .map_err(|e| Failure(format!("{}: {e}", c.to.display())))?;
     let started = std::time::Instant::now();
     let mut writer = BufWriter::new(output);
-    let done = datafile::convert(BufReader::with_capacity(1 << 16, input), &mut writer);
+    let keep = match (c.keep_positions, c.keep_games) {
+        (Some(per_million), _) => datafile::Keep::Positions {
+            per_million,
+            seed: c.seed,
+        },
+        (None, Some(per_million)) => datafile::Keep::Games {
+            per_million,
+            seed: c.seed,
+        },
+        (None, None) => datafile::Keep::All,
+    };
+    let done = datafile::convert(BufReader::with_capacity(1 << 16, input), &mut writer, keep);
     drop(writer);
     let done = match done {
         Ok(d) => d,

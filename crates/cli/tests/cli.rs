@@ -256,6 +256,41 @@ fn datagen_then_train_then_play_with_the_net() {
         &legion(&["datagen", "convert", "--from", d, "--to", c]),
         "conv.bin",
     );
+    // A copy of no training game keeps the held-out game 0 alone.
+    let held = dir.join("held.bin");
+    let h = held.to_str().unwrap();
+    let _ = std::fs::remove_file(&held);
+    let o = legion(&[
+        "datagen",
+        "convert",
+        "--from",
+        d,
+        "--to",
+        h,
+        "--keep-games",
+        "0",
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(stdout(&o).starts_with("1 games, "), "{}", stdout(&o));
+    for bad in [
+        &["--keep-positions", "1.5"][..],
+        &["--keep-games=-0.1"],
+        &["--keep-positions", "0.5", "--keep-games", "0.5"],
+    ] {
+        let other = dir.join("other.bin");
+        let mut args = vec!["datagen", "convert", "--from", d, "--to"];
+        args.push(other.to_str().unwrap());
+        args.extend_from_slice(bad);
+        let o = legion(&args);
+        assert!(!o.status.success(), "{bad:?}");
+        assert!(
+            stderr(&o).contains("not a chance from 0 to 1")
+                || stderr(&o).contains("cannot be used with"),
+            "{bad:?}: {}",
+            stderr(&o)
+        );
+        assert!(!other.exists(), "{bad:?}");
+    }
     assert_one_line_error(
         &legion(&["datagen", "--games", "4", "--format", "text", "--out", b]),
         "resume it in its own format",

@@ -24,6 +24,8 @@
 
 use std::io::{self, Read};
 
+use legion_engine::rng::{self, Rng};
+
 use legion_rules::castling::{CastlingRights, CastlingSide};
 use legion_rules::{
     Bitboard, Color, LfenError, Occupant, Piece, Position, PositionBuilder, Role, Rules,
@@ -652,12 +654,52 @@ pub enum ConvertError {
     Write(io::Error),
 }
 
+/// What a copy keeps of the games `legion train` learns from (`datagen
+/// convert --keep-positions`, `--keep-games`): fewer positions of each
+/// game, or fewer whole games, to tell whether a net lacks positions or
+/// games. Games the trainer holds out are always copied whole, so that
+/// nets trained on different copies are measured on the same positions.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Keep {
+    /// Everything.
+    All,
+    /// Each position of a training game with this chance, in millionths.
+    Positions { per_million: u32, seed: u64 },
+    /// Each training game, whole, with this chance, in millionths.
+    Games { per_million: u32, seed: u64 },
+}
+
+impl Keep {
+    /// The positions of game `game` that are kept (the choice depends
+    /// only on the seed and the game's number, not on the file's order).
+    fn apply(self, game: u64, samples: Vec<Sample>) -> Vec<Sample> {
+        let (per_million, seed) = match self {
+            Keep::All => return samples,
+            Keep::Positions { per_million, seed } | Keep::Games { per_million, seed } => {
+                (per_million, seed)
+            }
+        };
+        if crate::train::is_held_out(game) {
+            return samples;
+        }
+        let mut chance = Rng::new(rng::derive(seed, game));
+        let mut kept = move || chance.below(1_000_000) < per_million as usize;
+        match self {
+            Keep::Games { .. } if !kept() => Vec::new(),
+            Keep::Positions { .. } => samples.into_iter().filter(|_| kept()).collect(),
+            _ => samples,
+        }
+    }
+}
+
 /// Writes the finished games of `input` (either format) to `output` in
 /// the binary format, in the order they stand, every record with its own
-/// line's result.
+/// line's result; `keep` may leave out positions or games (a game it
+/// leaves no position of is left out whole).
 pub fn convert(
     input: impl io::BufRead,
     output: &mut impl io::Write,
+    keep: Keep,
 ) -> Result<Converted, ConvertError> {
     output.write_all(&header()).map_err(ConvertError::Write)?;
     let mut done = Converted::default();
@@ -665,6 +707,11 @@ pub fn convert(
     let mut block = Vec::new();
     read_games(input, &mut |game, samples| {
         if failure.is_some() {
+            return;
+        }
+        let had_positions = !samples.is_empty();
+        let samples = keep.apply(game, samples);
+        if had_positions && samples.is_empty() {
             return;
         }
         block.clear();
@@ -881,6 +928,98 @@ mod tests {
             out.extend(encode_game(*n, positions, Some(Color::White)).unwrap());
         }
         out
+    }
+
+    /// The games of a binary file as (number, scores).
+    fn scores_of(file: &[u8]) -> Vec<(u64, Vec<i32>)> {
+        let mut games = Vec::new();
+        read_games(file, &mut |n, samples| {
+            games.push((n, samples.iter().map(|s| s.score).collect()))
+        })
+        .unwrap();
+        games
+    }
+
+    #[test]
+    fn copies_keep_fewer_positions_or_games_and_every_held_out_game() {
+        // Games 0..200, ten positions each, scored n * 100 + i so that
+        // every position is known by its score.
+        let pos = Position::initial();
+        let games: Vec<(u64, Vec<(Position, i32)>)> = (0..200u64)
+            .map(|n| (n, (0..10).map(|i| (pos, (n * 100 + i) as i32)).collect()))
+            .collect();
+        let file = games_file(&games);
+        let all = scores_of(&file);
+        let copy = |keep| {
+            let mut out = Vec::new();
+            let done = convert(&file[..], &mut out, keep).unwrap();
+            let games = scores_of(&out);
+            assert_eq!(done.games, games.len() as u64);
+            let positions: usize = games.iter().map(|(_, s)| s.len()).sum();
+            assert_eq!(done.positions, positions as u64);
+            games
+        };
+        assert_eq!(copy(Keep::All), all);
+        let half = |seed| Keep::Positions {
+            per_million: 500_000,
+            seed,
+        };
+        let positions = copy(half(1));
+        // Every game is there (ten positions all left out has chance
+        // 1/1024 per game, and this seed leaves none empty), a held-out
+        // game (0, 50, 100, 150) whole, the others in their own order.
+        assert_eq!(positions.len(), 200);
+        let mut kept = 0;
+        for ((n, scores), (_, whole)) in positions.iter().zip(&all) {
+            if n % 50 == 0 {
+                assert_eq!(scores, whole);
+            } else {
+                assert!(scores.windows(2).all(|w| w[0] < w[1]));
+                assert!(scores.iter().all(|s| whole.contains(s)), "game {n}");
+                kept += scores.len();
+            }
+        }
+        // About half of the 1,960 training positions: far from all or none.
+        assert!((800..1_160).contains(&kept), "{kept}");
+        assert_eq!(copy(half(1)), positions, "the seed decides");
+        assert_ne!(copy(half(2)), positions);
+        let games_kept = copy(Keep::Games {
+            per_million: 500_000,
+            seed: 1,
+        });
+        assert!(games_kept.iter().all(|g| all.contains(g)));
+        assert!(
+            [0, 50, 100, 150]
+                .iter()
+                .all(|n| games_kept.iter().any(|g| g.0 == *n))
+        );
+        assert!(
+            (70..130).contains(&games_kept.len()),
+            "{}",
+            games_kept.len()
+        );
+        // None kept: the held-out games only.
+        let none = copy(Keep::Games {
+            per_million: 0,
+            seed: 1,
+        });
+        assert_eq!(
+            none.iter().map(|g| g.0).collect::<Vec<_>>(),
+            [0, 50, 100, 150]
+        );
+        assert_eq!(
+            copy(Keep::Positions {
+                per_million: 1_000_000,
+                seed: 3
+            }),
+            all
+        );
+        // A game that had no position is copied as it was.
+        let empty = games_file(&[(3, vec![])]);
+        let mut out = Vec::new();
+        let done = convert(&empty[..], &mut out, Keep::All).unwrap();
+        assert_eq!((done.games, done.positions), (1, 0));
+        assert_eq!(out, empty);
     }
 
     #[test]

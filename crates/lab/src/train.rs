@@ -37,6 +37,11 @@ const SLICES: usize = 8;
 /// Held-out games: those whose number is a multiple of this.
 const HOLD_OUT: usize = 50;
 
+/// Whether game `number` of a data file is held out to measure the fit.
+pub fn is_held_out(number: u64) -> bool {
+    number.is_multiple_of(HOLD_OUT as u64)
+}
+
 /// One position: its features from each side's view (the same count).
 pub struct Samples {
     white: Vec<u16>,
@@ -105,7 +110,7 @@ pub fn read_data(
         if games_limit.is_some_and(|n| number >= n as u64) {
             return;
         }
-        let (set, games) = if number % HOLD_OUT as u64 == 0 {
+        let (set, games) = if is_held_out(number) {
             &mut held
         } else {
             &mut train
@@ -707,7 +712,12 @@ rnbkqbnr/m1m1m1m1/1m1m1m1m/8/8/M1M1M1M1/1M1M1M1M/RNBQKBNR w KQkq 0 1;0;0.5
     #[test]
     fn binary_data_trains_the_same_net_as_its_text() {
         let mut bin = Vec::new();
-        let done = crate::datafile::convert(std::io::Cursor::new(LESSON), &mut bin).unwrap();
+        let done = crate::datafile::convert(
+            std::io::Cursor::new(LESSON),
+            &mut bin,
+            crate::datafile::Keep::All,
+        )
+        .unwrap();
         assert_eq!((done.games, done.positions), (2, 7));
         assert_eq!(
             bin.len(),
@@ -735,7 +745,12 @@ rnbkqbnr/m1m1m1m1/1m1m1m1m/8/8/M1M1M1M1/1M1M1M1M/RNBQKBNR w KQkq 0 1;0;0.5
         let (one, two) = LESSON.split_at(LESSON.find("# game 1\n").unwrap() + 9);
         let swapped = format!("{two}{one}");
         let mut bin = Vec::new();
-        crate::datafile::convert(std::io::Cursor::new(swapped), &mut bin).unwrap();
+        crate::datafile::convert(
+            std::io::Cursor::new(swapped),
+            &mut bin,
+            crate::datafile::Keep::All,
+        )
+        .unwrap();
         let (t3, h3) = read_data(std::io::Cursor::new(&bin), None).unwrap();
         let c = train(&t3, &h3, &s, &mut || {}, &mut |_| {});
         assert_eq!(net_file(&a, "x".into()), net_file(&c, "x".into()));
