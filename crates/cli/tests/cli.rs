@@ -310,6 +310,35 @@ fn datagen_then_train_then_play_with_the_net() {
         "{}",
         stdout(&o)
     );
+    // A decayed net says so in its description; a decay beyond 1 is refused.
+    let decayed = dir.join("decayed.nnue");
+    let dn = decayed.to_str().unwrap();
+    let o = legion(&[
+        "train",
+        "--data",
+        d,
+        "--out",
+        dn,
+        "--epochs",
+        "1",
+        "--batch",
+        "64",
+        "--weight-decay",
+        "0.01",
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let net = std::fs::read(&decayed).unwrap();
+    assert!(
+        net.windows(19).any(|w| w == b"--weight-decay 0.01"),
+        "the description names the decay"
+    );
+    let o = legion(&["train", "--data", d, "--out", dn, "--weight-decay", "2"]);
+    assert!(!o.status.success());
+    assert!(
+        stderr(&o).contains("not a weight decay from 0 to 1"),
+        "{}",
+        stderr(&o)
+    );
     let spec = format!("engine:evalfile={n}");
     let o = legion(&[
         "match",

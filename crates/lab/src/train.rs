@@ -207,6 +207,9 @@ pub struct Settings {
     pub scale: i32,
     /// The hidden layer's activation.
     pub activation: Activation,
+    /// Decoupled weight decay (AdamW): each step multiplies the weights,
+    /// not the biases, by 1 − learning rate × this; 0 for none.
+    pub weight_decay: f32,
 }
 
 /// The float network being trained.
@@ -445,7 +448,9 @@ impl Adam {
         }
     }
 
-    fn step(&mut self, w: &mut [f32], g: &[f32], lr: f32, t: i32, limit: f32) {
+    /// One step; `keep` multiplies the weights first (decoupled weight
+    /// decay, 1 for none), as AdamW does.
+    fn step(&mut self, w: &mut [f32], g: &[f32], lr: f32, t: i32, limit: f32, keep: f32) {
         const B1: f32 = 0.9;
         const B2: f32 = 0.999;
         let (c1, c2) = (1.0 - B1.powi(t), 1.0 - B2.powi(t));
@@ -453,7 +458,7 @@ impl Adam {
             self.m[i] = B1 * self.m[i] + (1.0 - B1) * g[i];
             self.v[i] = B2 * self.v[i] + (1.0 - B2) * g[i] * g[i];
             let update = lr * (self.m[i] / c1) / ((self.v[i] / c2).sqrt() + 1e-8);
-            w[i] = (w[i] - update).clamp(-limit, limit);
+            w[i] = (w[i] * keep - update).clamp(-limit, limit);
         }
     }
 }
@@ -576,10 +581,12 @@ pub fn train(
             b1.iter_mut().for_each(|x| *x /= n);
             w2.iter_mut().for_each(|x| *x /= n);
             b2.iter_mut().for_each(|x| *x /= n);
-            adam.0.step(&mut model.w1, &total_w1, lr, t, W1_LIMIT);
-            adam.1.step(&mut model.b1, &b1, lr, t, W1_LIMIT);
-            adam.2.step(&mut model.w2, &w2, lr, t, w2_limit);
-            adam.3.step(&mut model.b2, &b2, lr, t, f32::MAX);
+            // Exactly 1 without decay, so that such nets are as before.
+            let keep = 1.0 - lr * settings.weight_decay;
+            adam.0.step(&mut model.w1, &total_w1, lr, t, W1_LIMIT, keep);
+            adam.1.step(&mut model.b1, &b1, lr, t, W1_LIMIT, 1.0);
+            adam.2.step(&mut model.w2, &w2, lr, t, w2_limit, keep);
+            adam.3.step(&mut model.b2, &b2, lr, t, f32::MAX, 1.0);
             batch_done();
         }
         epoch_done(&Epoch {
@@ -649,6 +656,7 @@ rnbkqbnr/m1m1m1m1/1m1m1m1m/8/8/M1M1M1M1/1M1M1M1M/RNBQKBNR w KQkq 0 1;0;0.5
             // Not the first nets' 400: the file must carry it to the engine.
             scale: 600,
             activation,
+            weight_decay: 0.0,
         };
         let before = loss(&Model::new(3, BUCKETS, 600, activation), &train_set, 0.5);
         let model = train(&train_set, &held, &settings, &mut || {}, &mut |_| {});
@@ -687,6 +695,36 @@ rnbkqbnr/m1m1m1m1/1m1m1m1m/8/8/M1M1M1M1/1M1M1M1M/RNBQKBNR w KQkq 0 1;0;0.5
     }
 
     #[test]
+    fn weight_decay_shrinks_weights_by_the_rate_times_the_decay() {
+        // No gradient: Adam moves nothing, so the step is the decay alone,
+        // w × (1 − 0.1 × 0.5) = 0.95 w, clamped to the limit.
+        let mut adam = Adam::new(3);
+        let mut w = [1.0, -2.0, 3.0];
+        adam.step(&mut w, &[0.0; 3], 0.1, 1, 2.5, 1.0 - 0.1 * 0.5);
+        assert_eq!(w, [0.95, -1.9, 2.5]);
+        // Trained with a strong decay, the weights end smaller.
+        let (train_set, held) = data(LESSON);
+        let mut s = Settings {
+            epochs: 20,
+            batch: 3,
+            learning_rate: 0.01,
+            lambda: 0.5,
+            seed: 9,
+            threads: 1,
+            buckets: BUCKETS,
+            scale: 400,
+            activation: Activation::ClippedRelu,
+            weight_decay: 0.0,
+        };
+        let plain = train(&train_set, &held, &s, &mut || {}, &mut |_| {});
+        s.weight_decay = 5.0;
+        let decayed = train(&train_set, &held, &s, &mut || {}, &mut |_| {});
+        let norm = |w: &[f32]| w.iter().map(|x| x * x).sum::<f32>();
+        assert!(norm(&decayed.w1) < 0.8 * norm(&plain.w1));
+        assert!(norm(&decayed.w2) < 0.8 * norm(&plain.w2));
+    }
+
+    #[test]
     fn the_same_seed_gives_the_same_net_on_any_number_of_threads() {
         let (train_set, held) = data(LESSON);
         let mut s = Settings {
@@ -699,6 +737,7 @@ rnbkqbnr/m1m1m1m1/1m1m1m1m/8/8/M1M1M1M1/1M1M1M1M/RNBQKBNR w KQkq 0 1;0;0.5
             buckets: BUCKETS,
             scale: 400,
             activation: Activation::ClippedRelu,
+            weight_decay: 0.0,
         };
         let one = train(&train_set, &held, &s, &mut || {}, &mut |_| {});
         s.threads = 2;
@@ -736,6 +775,7 @@ rnbkqbnr/m1m1m1m1/1m1m1m1m/8/8/M1M1M1M1/1M1M1M1M/RNBQKBNR w KQkq 0 1;0;0.5
             buckets: BUCKETS,
             scale: 400,
             activation: Activation::ClippedRelu,
+            weight_decay: 0.0,
         };
         let a = train(&t1, &h1, &s, &mut || {}, &mut |_| {});
         let b = train(&t2, &h2, &s, &mut || {}, &mut |_| {});
