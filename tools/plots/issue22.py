@@ -39,6 +39,7 @@ CURVES = [
     ("gen5+6 data: 256, clipped ReLU", "nnue-gen6-h256-train.txt"),
     ("gen5+6+7 data: 128, clipped ReLU", "nnue-gen7-train.txt"),
     ("gen5+6+7 data: 256, clipped ReLU", "nnue-gen7-h256-train.txt"),
+    ("gen5+6+7 data: 256, weight decay 0.01", "nnue-gen7-h256-wd01-train.txt"),
 ]
 
 # Runs stopped after fewer games say nothing and would stretch the axis.
@@ -67,7 +68,7 @@ STEPS = [
     ("gen6 net\n20k nodes", ["gen6-vs-gen5-20k.txt"], True),
     ("gen7 net\n20k nodes", ["gen7-vs-gen6-20k.txt"], False),
     ("histories kept\n20k, gen6", ["sprt-histories-kept-20k-gen6.txt"], None),
-    ("histories kept\n100 ms, gen6", ["histories-kept-100ms.txt"], None),
+    ("histories kept\n100 ms, gen6", ["histories-kept-100ms.txt"], True),
     ("table score\nas estimate,\n20k, gen6", ["sprt-table-score-estimate-20k-gen6.txt"], None),
     ("continuation\nhist. 20k, gen6", ["sprt-continuation-history-20k-gen6.txt"], False),
     ("null move by\neval 20k, gen6", ["sprt-null-move-by-eval-20k-gen6.txt"], False),

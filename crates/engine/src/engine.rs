@@ -9,7 +9,7 @@ use legion_rules::{Position, Rules};
 use crate::endgames::{DEFAULT_BUDGET, TableError, Tablebase};
 use crate::levels::Level;
 use crate::nnue::{self, LoadError, NetError, Network};
-use crate::search::{self, Config, Info, Limits, Outcome};
+use crate::search::{self, Config, Histories, Info, Limits, Outcome};
 use crate::{Table, Weights};
 
 /// Settings that the protocol's `setoption` changes.
@@ -126,6 +126,8 @@ pub struct Engine {
     options: Options,
     /// Shared with the `Job`s running on other threads.
     tt: Arc<Table>,
+    /// The move-ordering histories of this game's searches.
+    histories: Arc<Histories>,
     seed: u64,
 }
 
@@ -135,6 +137,7 @@ impl Engine {
         Engine {
             options,
             tt,
+            histories: Arc::new(Histories::new()),
             seed: 0x5EED_1E61_0000_0001,
         }
     }
@@ -154,6 +157,7 @@ impl Engine {
     /// Forgets the last game; `seed` varies the levels' choices.
     pub fn new_game(&mut self, seed: u64) {
         self.tt.clear();
+        self.histories.clear();
         self.seed = seed;
     }
 
@@ -235,6 +239,7 @@ impl Engine {
             } else {
                 self.options.endgames.clone()
             },
+            histories: Some(self.histories.clone()),
         };
         (limits, config)
     }

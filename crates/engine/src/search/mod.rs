@@ -23,6 +23,7 @@
 
 mod endgames;
 mod ordering;
+pub use ordering::Histories;
 mod pruning;
 mod searcher;
 mod threads;
@@ -84,6 +85,9 @@ pub struct Config {
     /// scores a position inside them by its table value. `None`: the
     /// search is exactly as without (bench signatures unchanged).
     pub endgames: Option<Arc<Tablebase>>,
+    /// The move-ordering histories kept between the searches of a game;
+    /// `None`: each search starts without (as the bench does).
+    pub histories: Option<Arc<Histories>>,
 }
 
 impl Default for Config {
@@ -99,6 +103,7 @@ impl Default for Config {
             variety_until_move: 0,
             seed: 0x1E61_0000_0000_0001,
             endgames: None,
+            histories: None,
         }
     }
 }

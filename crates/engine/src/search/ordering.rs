@@ -3,6 +3,8 @@
 //! make alpha-beta cut early; each thread keeps its own killers and history.
 
 use legion_rules::{Color, Move, MoveKind, MoveList, Position};
+use std::sync::Mutex;
+
 use smallvec::SmallVec;
 
 use super::MAX_PLY;
@@ -36,7 +38,66 @@ pub(super) struct Orderer {
     history: Vec<i32>,
 }
 
+/// The histories of a game's searches, one per search thread, kept from
+/// one move to the next: what cut off a move ago mostly still does. Each
+/// new search halves them (and drops the killers, which are by ply), so
+/// that the current position's cut-offs soon outweigh the old ones.
+#[derive(Default)]
+pub struct Histories {
+    per_thread: Mutex<Vec<Option<Orderer>>>,
+}
+
+impl std::fmt::Debug for Histories {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "Histories({} threads)", self.lock().len())
+    }
+}
+
+impl Histories {
+    pub fn new() -> Histories {
+        Histories::default()
+    }
+
+    /// Forgets them all (a new game).
+    pub fn clear(&self) {
+        self.lock().clear();
+    }
+
+    fn lock(&self) -> std::sync::MutexGuard<'_, Vec<Option<Orderer>>> {
+        // A thread that panicked while holding them left nothing half
+        // written that matters: they are only hints.
+        self.per_thread.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    /// Thread `id`'s histories for a new search, aged.
+    pub(super) fn take(&self, id: usize) -> Orderer {
+        let kept = self.lock().get_mut(id).and_then(Option::take);
+        match kept {
+            Some(mut o) => {
+                o.age();
+                o
+            }
+            None => Orderer::new(),
+        }
+    }
+
+    /// Thread `id`'s histories after its search.
+    pub(super) fn give_back(&self, id: usize, o: Orderer) {
+        let mut all = self.lock();
+        if all.len() <= id {
+            all.resize_with(id + 1, || None);
+        }
+        all[id] = Some(o);
+    }
+}
+
 impl Orderer {
+    /// Halves the history and forgets the killers.
+    fn age(&mut self) {
+        self.history.iter_mut().for_each(|h| *h /= 2);
+        self.killers.iter_mut().for_each(|k| *k = [None, None]);
+    }
+
     pub fn new() -> Orderer {
         Orderer {
             killers: vec![[None, None]; MAX_PLY + 2],
@@ -132,5 +193,26 @@ mod tests {
             order,
             vec![(all[1], 9), (all[2], 9), (all[0], 3), (all[3], 1)]
         );
+    }
+
+    #[test]
+    fn histories_are_kept_per_thread_halved_and_forgotten_on_clear() {
+        let pos = Position::initial();
+        let m = pos.legal_moves()[0];
+        let at = history_index(Color::White, m);
+        let h = Histories::new();
+        let mut o = h.take(0);
+        // A cut at depth 10 adds 10² = 100.
+        o.reward(Color::White, m, 3, 10);
+        assert_eq!((o.history[at], o.killers[3][0]), (100, Some(m)));
+        h.give_back(0, o);
+        // The next search of thread 0 finds half, and no killers.
+        let o = h.take(0);
+        assert_eq!((o.history[at], o.killers[3][0]), (50, None));
+        h.give_back(0, o);
+        // Another thread has its own.
+        assert_eq!(h.take(1).history[at], 0);
+        h.clear();
+        assert_eq!(h.take(0).history[at], 0);
     }
 }

@@ -54,6 +54,7 @@ impl<'a> Searcher<'a> {
         id: usize,
         budget: Budget,
         history: &[u64],
+        ordering: Orderer,
     ) -> Searcher<'a> {
         Searcher {
             shared,
@@ -64,7 +65,7 @@ impl<'a> Searcher<'a> {
             unflushed: 0,
             seldepth: 0,
             path: history.to_vec(),
-            ordering: Orderer::new(),
+            ordering,
             pv: vec![[None; MAX_PLY]; MAX_PLY + 1],
             pv_len: [0; MAX_PLY + 1],
             stopped: false,
@@ -74,6 +75,11 @@ impl<'a> Searcher<'a> {
                 .as_deref()
                 .map(|net| Stack::new(net, MAX_PLY + 1)),
         }
+    }
+
+    /// What the search learned of move ordering, for the next one.
+    pub fn into_ordering(self) -> Orderer {
+        self.ordering
     }
 
     /// Counts a node and sometimes checks the clock, the node limit and

@@ -8,6 +8,7 @@ use std::time::Instant;
 
 use legion_rules::Position;
 
+use super::ordering::Orderer;
 use super::searcher::Searcher;
 use super::time::Budget;
 use super::{Config, Info, Limits, Outcome};
@@ -43,17 +44,31 @@ pub(super) fn run(
     };
     let budget = Budget::new(limits, pos.turn(), start);
     let threads = config.threads.max(1);
+    let ordering = |id| {
+        config
+            .histories
+            .as_ref()
+            .map_or_else(Orderer::new, |h| h.take(id))
+    };
+    let keep = |id, t: Searcher| {
+        if let Some(h) = &config.histories {
+            h.give_back(id, t.into_ordering());
+        }
+    };
     let mut out = std::thread::scope(|scope| {
         let shared = &shared;
         for id in 1..threads {
             scope.spawn(move || {
-                let mut t = Searcher::new(shared, config, id, budget.helper(), history);
+                let mut t =
+                    Searcher::new(shared, config, id, budget.helper(), history, ordering(id));
                 t.iterate(pos, limits, &mut |_| {});
+                keep(id, t);
             });
         }
-        let mut t = Searcher::new(shared, config, 0, budget, history);
+        let mut t = Searcher::new(shared, config, 0, budget, history, ordering(0));
         let out = t.iterate(pos, limits, info);
         shared.stop.store(true, Ordering::Relaxed);
+        keep(0, t);
         out
     });
     out.nodes = shared.nodes.load(Ordering::Relaxed);
