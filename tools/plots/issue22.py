@@ -1,5 +1,5 @@
 """Draws docs/plots/issue22.png: issue 22's training curves (held-out loss
-by epoch for each net trained on the same data) and the Elo of each step,
+by epoch for each net, all measured on the held-out games of their data) and the Elo of each step,
 measured by a match against the engine before it.
 
 Every figure comes from the raw files in tools/strength/results/: the
@@ -40,6 +40,10 @@ CURVES = [
     ("gen5+6+7 data: 128, clipped ReLU", "nnue-gen7-train.txt"),
     ("gen5+6+7 data: 256, clipped ReLU", "nnue-gen7-h256-train.txt"),
     ("gen5+6+7 data: 256, weight decay 0.01", "nnue-gen7-h256-wd01-train.txt"),
+    ("gen5+6+7 data: 256, weight decay 0.1", "nnue-gen7-h256-wd10-train.txt"),
+    ("gen5+6+7 data: 256, weight decay 0.3", "nnue-gen7-h256-wd30-train.txt"),
+    ("gen5+6+7 data: 128, weight decay 0.1", "nnue-gen7-wd10-train.txt"),
+    ("gen5+6+7 data: 128, weight decay 0.3", "nnue-gen7-wd30-train.txt"),
 ]
 
 # Runs stopped after fewer games say nothing and would stretch the axis.
@@ -72,6 +76,8 @@ STEPS = [
     ("table score\nas estimate,\n20k, gen6", ["sprt-table-score-estimate-20k-gen6.txt"], None),
     ("continuation\nhist. 20k, gen6", ["sprt-continuation-history-20k-gen6.txt"], False),
     ("null move by\neval 20k, gen6", ["sprt-null-move-by-eval-20k-gen6.txt"], False),
+    ("movetime whole\n100 ms, gen6", ["movetime-whole-100ms-gen6.txt"], None),
+    ("256 net, decay\n0.3, 20k nodes", ["gen7-h256-wd30-vs-gen6-20k.txt"], None),
     # Not a step: the whole engine against the issue's start (item 4).
     ("main (bf0b7d4)\nvs start, 100 ms", ["now-vs-3d68c3f-100ms.txt"], "start"),
     ("main (gen6)\nvs start, 100 ms", ["now-vs-3d68c3f-100ms-gen6.txt"], "start"),
@@ -119,17 +125,23 @@ def elo(w, d, l):
 def main():
     # Two rows: the steps need the whole width for their labels.
     fig, (left, right) = plt.subplots(2, 1, figsize=(16, 12), gridspec_kw={"height_ratios": [1, 1.1]})
-    for label, name in CURVES:
+    # Held-out loss only (the training loss is in the files): with fifteen
+    # nets, both lines of each hid one another. A colour map of twenty
+    # keeps the nets apart; the gen5+6+7 nets are drawn thicker.
+    colours = plt.get_cmap("tab20").colors
+    for i, (label, name) in enumerate(CURVES):
         path = RESULTS / name
         if path.exists() and (rows := epochs(path)):
-            left.plot([r[0] for r in rows], [r[2] for r in rows], "o-", markersize=3, label=f"{label}: held out")
-            left.plot([r[0] for r in rows], [r[1] for r in rows], ":", color=left.lines[-1].get_color(),
-                      label=f"{label}: training")
-    left.set_ylim(0.0011, 0.0026)
-    left.set_title("loss by epoch: gen4 data (1.19 M positions), gen5 (2.36 M), gen5+6 (5.01 M), gen5+6+7 (6.70 M)")
+            latest = label.startswith("gen5+6+7")
+            left.plot([r[0] for r in rows], [r[2] for r in rows], "o-" if latest else ".--",
+                      markersize=4 if latest else 3, linewidth=2 if latest else 1,
+                      color=colours[i % len(colours)], label=label)
+    left.set_ylim(0.00140, 0.00215)
+    left.set_title("held-out loss by epoch: gen4 data (1.19 M positions), gen5 (2.36 M), gen5+6 (5.01 M), "
+                   "gen5+6+7 (6.70 M, solid)")
     left.set_xlabel("epoch")
     left.set_ylabel("mean squared error of the expected score")
-    left.legend(fontsize=7, ncol=2, loc="upper right")
+    left.legend(fontsize=8, ncol=3, loc="upper right")
     left.grid(alpha=0.3)
 
     xs, ys, errs, colours, names = [], [], [], [], []
