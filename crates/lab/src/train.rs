@@ -694,6 +694,23 @@ rnbkqbnr/m1m1m1m1/1m1m1m1m/8/8/M1M1M1M1/1M1M1M1M/RNBQKBNR w KQkq 0 1;0;0.5
         }
     }
 
+    /// Settings for the lesson's seven positions: small batches, one
+    /// thread, no decay.
+    fn small_settings() -> Settings {
+        Settings {
+            epochs: 3,
+            batch: 3,
+            learning_rate: 0.01,
+            lambda: 0.5,
+            seed: 9,
+            threads: 1,
+            buckets: BUCKETS,
+            scale: 400,
+            activation: Activation::ClippedRelu,
+            weight_decay: 0.0,
+        }
+    }
+
     #[test]
     fn weight_decay_shrinks_weights_by_the_rate_times_the_decay() {
         // No gradient: Adam moves nothing, so the step is the decay alone,
@@ -706,15 +723,7 @@ rnbkqbnr/m1m1m1m1/1m1m1m1m/8/8/M1M1M1M1/1M1M1M1M/RNBQKBNR w KQkq 0 1;0;0.5
         let (train_set, held) = data(LESSON);
         let mut s = Settings {
             epochs: 20,
-            batch: 3,
-            learning_rate: 0.01,
-            lambda: 0.5,
-            seed: 9,
-            threads: 1,
-            buckets: BUCKETS,
-            scale: 400,
-            activation: Activation::ClippedRelu,
-            weight_decay: 0.0,
+            ..small_settings()
         };
         let plain = train(&train_set, &held, &s, &mut || {}, &mut |_| {});
         s.weight_decay = 5.0;
@@ -729,15 +738,7 @@ rnbkqbnr/m1m1m1m1/1m1m1m1m/8/8/M1M1M1M1/1M1M1M1M/RNBQKBNR w KQkq 0 1;0;0.5
         let (train_set, held) = data(LESSON);
         let mut s = Settings {
             epochs: 5,
-            batch: 3,
-            learning_rate: 0.01,
-            lambda: 0.5,
-            seed: 9,
-            threads: 1,
-            buckets: BUCKETS,
-            scale: 400,
-            activation: Activation::ClippedRelu,
-            weight_decay: 0.0,
+            ..small_settings()
         };
         let one = train(&train_set, &held, &s, &mut || {}, &mut |_| {});
         s.threads = 2;
@@ -765,18 +766,7 @@ rnbkqbnr/m1m1m1m1/1m1m1m1m/8/8/M1M1M1M1/1M1M1M1M/RNBQKBNR w KQkq 0 1;0;0.5
         let (t1, h1) = data(LESSON);
         let (t2, h2) = read_data(std::io::Cursor::new(&bin), None).unwrap();
         assert_eq!((t2.len(), h2.len()), (t1.len(), h1.len()));
-        let s = Settings {
-            epochs: 3,
-            batch: 3,
-            learning_rate: 0.01,
-            lambda: 0.5,
-            seed: 9,
-            threads: 1,
-            buckets: BUCKETS,
-            scale: 400,
-            activation: Activation::ClippedRelu,
-            weight_decay: 0.0,
-        };
+        let s = small_settings();
         let a = train(&t1, &h1, &s, &mut || {}, &mut |_| {});
         let b = train(&t2, &h2, &s, &mut || {}, &mut |_| {});
         assert_eq!(net_file(&a, "x".into()), net_file(&b, "x".into()));
