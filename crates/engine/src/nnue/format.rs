@@ -377,13 +377,14 @@ mod tests {
         activation[24] = 7;
         assert_eq!(read(&activation).unwrap_err(), NetError::Activation(7));
         let mut shape = bytes.clone();
+        // A 512-wide net (0x0200), not this engine's 256.
         shape[12] = 0;
-        shape[13] = 1;
+        shape[13] = 2;
         assert_eq!(
             read(&shape).unwrap_err(),
             NetError::Shape {
                 inputs: INPUTS as u32,
-                hidden: 256,
+                hidden: 512,
                 buckets: BUCKETS as u32
             }
         );

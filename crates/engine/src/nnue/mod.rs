@@ -2,15 +2,16 @@
 //! incrementally as moves are made, evaluated on every node.
 //!
 //! Shape: 1,152 inputs (`features`: 18 planes of 64 squares, constructs'
-//! Captors and prisoners included) → 128 per side, the side to move's
+//! Captors and prisoners included) → 256 per side, the side to move's
 //! first → clipped ReLU, or its square (`Activation`) → 1 output, with
 //! its weights chosen from `BUCKETS` sets by how many squares are
 //! occupied (`bucket`), so that
 //! an ending and a full board can weigh the same hidden neurons
 //! differently at no cost per node. One hidden layer, because the data a
-//! 2-core machine can make in an hour (about two million positions) is
-//! enough for its 148 thousand weights, and a deeper net would cost more
-//! per node than its accuracy on such data repays (docs/STRENGTH.md).
+//! 2-core machine makes in a few sessions (6.7 million positions for the
+//! built-in net) is enough for its 299 thousand weights with weight decay,
+//! and a deeper net would cost more per node than its accuracy on such
+//! data repays. 256 rather than 128 since gen7 (docs/STRENGTH.md).
 //!
 //! Quantised for integer arithmetic: the first layer and the accumulators
 //! in `i16` (scale `QA` = 255, so the clipped ReLU is a clamp to 0..=255),
@@ -44,7 +45,7 @@ pub use accumulator::{Accumulator, Stack};
 pub use format::NetError;
 
 /// Hidden neurons per side.
-pub const HIDDEN: usize = 128;
+pub const HIDDEN: usize = 256;
 /// Scale of the first layer's weights and of the clipped ReLU's top.
 pub const QA: i32 = 255;
 /// Scale of the output weights.
