@@ -158,13 +158,18 @@ pub fn run(a: MatchArgs) -> Result<(), Failure> {
         println!("elo {elo:+.1} ± {margin:.1} (95% interval)");
     }
     if let (Some(s), Some((e0, e1))) = (report.sprt, sprt) {
-        println!(
-            "sprt({e0},{e1}): {}, llr {:.2} (bounds {:.2}, {:.2})",
+        let (verdict, bounds) = (
             s.verdict(),
-            s.llr,
-            s.lower,
-            s.upper
+            format!("bounds {:.2}, {:.2}", s.lower, s.upper),
         );
+        match s.decided {
+            Some((games, llr)) if games != report.games.len() => println!(
+                "sprt({e0},{e1}): {verdict} at game {games}, llr {llr:.2} ({bounds}); \
+                 with the games in flight then, llr {:.2}",
+                s.llr
+            ),
+            _ => println!("sprt({e0},{e1}): {verdict}, llr {:.2} ({bounds})", s.llr),
+        }
     }
     if let Some(path) = &a.save {
         let mut f = std::fs::File::create(path)
