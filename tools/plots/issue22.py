@@ -77,10 +77,12 @@ STEPS = [
     ("continuation\nhist. 20k, gen6", ["sprt-continuation-history-20k-gen6.txt"], False),
     ("null move by\neval 20k, gen6", ["sprt-null-move-by-eval-20k-gen6.txt"], False),
     ("movetime whole\n100 ms, gen6", ["movetime-whole-100ms-gen6.txt"], None),
-    ("256 net, decay\n0.3, 20k nodes", ["gen7-h256-wd30-vs-gen6-20k.txt"], None),
+    ("256 net, decay\n0.3, 20k nodes", ["gen7-h256-wd30-vs-gen6-20k.txt"], True),
+    ("256 net, decay\n0.3, 100 ms", ["gen7-h256-wd30-vs-gen6-100ms.txt"], True),
     # Not a step: the whole engine against the start (item 4).
     ("main (bf0b7d4)\nvs start, 100 ms", ["now-vs-3d68c3f-100ms.txt"], "start"),
     ("main (gen6)\nvs start, 100 ms", ["now-vs-3d68c3f-100ms-gen6.txt"], "start"),
+    ("main (256 net,\nhistories kept)\nvs start, 100 ms", ["now-vs-3d68c3f-100ms-g7.txt"], "start"),
 ]
 
 
