@@ -157,7 +157,8 @@ pub fn run(a: MatchArgs) -> Result<(), Failure> {
     } else {
         println!("elo {elo:+.1} ± {margin:.1} (95% interval)");
     }
-    if let (Some(s), Some((e0, e1))) = (report.sprt, sprt) {
+    if let Some(s) = report.sprt {
+        let (e0, e1) = s.elo;
         let (verdict, bounds) = (
             s.verdict(),
             format!("bounds {:.2}, {:.2}", s.lower, s.upper),

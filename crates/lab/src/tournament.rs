@@ -94,6 +94,8 @@ pub struct MatchReport {
 
 #[derive(Clone, Copy, Debug)]
 pub struct SprtState {
+    /// The hypotheses' Elo differences, H0's then H1's.
+    pub elo: (f64, f64),
     /// After every game played, the games in flight at the stop included.
     pub llr: f64,
     pub lower: f64,
@@ -106,6 +108,30 @@ pub struct SprtState {
 }
 
 impl SprtState {
+    /// A test of `elo` with error rates of 5% both ways, no game played.
+    pub fn new(elo: (f64, f64)) -> SprtState {
+        let (lower, upper) = stats::sprt_bounds(0.05, 0.05);
+        SprtState {
+            elo,
+            llr: 0.0,
+            lower,
+            upper,
+            decided: None,
+        }
+    }
+
+    /// Takes the tally after a game; true when this game decided the
+    /// test (the first to reach a bound).
+    pub fn update(&mut self, tally: &Tally) -> bool {
+        self.llr = tally.llr(self.elo.0, self.elo.1);
+        let crossed = self.llr >= self.upper || self.llr <= self.lower;
+        if crossed && self.decided.is_none() {
+            self.decided = Some((tally.games() as usize, self.llr));
+            return true;
+        }
+        false
+    }
+
     pub fn verdict(&self) -> &'static str {
         let llr = self.decided.map_or(self.llr, |(_, llr)| llr);
         if llr >= self.upper {
@@ -293,7 +319,7 @@ pub fn run(
         let mut tally = Tally::default();
         let mut games = Vec::new();
         let mut errors = Vec::new();
-        let mut decided = None;
+        let mut sprt = config.sprt.map(SprtState::new);
         for r in rx {
             match r {
                 Ok(g) => {
@@ -304,13 +330,8 @@ pub fn run(
                     }
                     progress(&g, &tally);
                     games.push(g);
-                    if let Some((e0, e1)) = config.sprt {
-                        let (lo, hi) = stats::sprt_bounds(0.05, 0.05);
-                        let llr = tally.llr(e0, e1);
-                        if (llr >= hi || llr <= lo) && decided.is_none() {
-                            decided = Some((tally.games() as usize, llr));
-                            stop.store(true, Ordering::Relaxed);
-                        }
+                    if sprt.as_mut().is_some_and(|s| s.update(&tally)) {
+                        stop.store(true, Ordering::Relaxed);
                     }
                 }
                 Err(e) => {
@@ -323,15 +344,6 @@ pub fn run(
         if let Some(e) = errors.into_iter().next() {
             return Err(e);
         }
-        let sprt = config.sprt.map(|(e0, e1)| {
-            let (lower, upper) = stats::sprt_bounds(0.05, 0.05);
-            SprtState {
-                llr: tally.llr(e0, e1),
-                lower,
-                upper,
-                decided,
-            }
-        });
         Ok(MatchReport {
             tally,
             games,
@@ -474,29 +486,31 @@ mod tests {
     /// in flight (a loss and a draw) bring it to 2.909.
     #[test]
     fn the_sprt_decision_is_the_one_at_the_crossing() {
-        let (lower, upper) = stats::sprt_bounds(0.05, 0.05);
-        assert!((upper - 2.944).abs() < 1e-3);
-        let at = |w, d, l| {
-            let t = Tally {
-                wins: w,
-                draws: d,
-                losses: l,
-            };
-            t.llr(0.0, 10.0)
+        let mut s = SprtState::new((0.0, 10.0));
+        assert!((s.upper - 2.944).abs() < 1e-3 && (s.lower + 2.944).abs() < 1e-3);
+        let tally = |wins, draws, losses| Tally {
+            wins,
+            draws,
+            losses,
         };
-        let (crossing, end) = (at(176, 329, 119), at(176, 330, 120));
-        assert!((crossing - 2.975).abs() < 1e-3, "{crossing}");
-        assert!((end - 2.909).abs() < 1e-3, "{end}");
-        let mut s = SprtState {
-            llr: end,
-            lower,
-            upper,
-            decided: None,
-        };
+        // Game 623: inside the bounds (llr 2.918).
+        assert!(!s.update(&tally(175, 329, 119)));
         assert_eq!(s.verdict(), "continue");
-        s.decided = Some((624, crossing));
+        // Game 624 crosses and decides.
+        assert!(s.update(&tally(176, 329, 119)));
+        assert!((s.llr - 2.975).abs() < 1e-3, "{}", s.llr);
+        // The games in flight take the llr back inside; H1 stands.
+        assert!(!s.update(&tally(176, 329, 120)));
+        assert!(!s.update(&tally(176, 330, 120)));
+        assert!((s.llr - 2.909).abs() < 1e-3, "{}", s.llr);
+        assert_eq!(s.decided.map(|(games, _)| games), Some(624));
         assert_eq!(s.verdict(), "H1 accepted");
-        s.decided = Some((624, lower - 0.01));
-        assert_eq!(s.verdict(), "H0 accepted");
+        // Without the crossing the same final llr would not decide.
+        s.decided = None;
+        assert_eq!(s.verdict(), "continue");
+        // A crossing of the lower bound decides H0 alike.
+        let mut h0 = SprtState::new((0.0, 10.0));
+        assert!(h0.update(&tally(100, 300, 200)));
+        assert_eq!(h0.verdict(), "H0 accepted");
     }
 }

@@ -237,6 +237,12 @@ fn activate(activation: Activation, x: f32) -> (f32, f32) {
     }
 }
 
+/// The active features of `pos` for the side to move, then the other.
+fn side_features(pos: &Position) -> (Vec<u16>, Vec<u16>) {
+    let of = |c: Color| active(pos.board(), c).iter().map(|&f| f as u16).collect();
+    (of(pos.turn()), of(!pos.turn()))
+}
+
 fn sigmoid(x: f32) -> f32 {
     1.0 / (1.0 + (-x).exp())
 }
@@ -305,18 +311,8 @@ impl Model {
 
     /// The evaluation in the engine's units, in floats.
     pub fn evaluate(&self, pos: &Position) -> f32 {
-        let (w, b) = (
-            active(pos.board(), Color::White),
-            active(pos.board(), Color::Black),
-        );
-        let w: Vec<u16> = w.iter().map(|&f| f as u16).collect();
-        let b: Vec<u16> = b.iter().map(|&f| f as u16).collect();
-        let k = bucket(pos.board());
-        let out = match pos.turn() {
-            Color::White => self.output(&w, &b, k),
-            Color::Black => self.output(&b, &w, k),
-        };
-        out * self.scale as f32
+        let (us, them) = side_features(pos);
+        self.output(&us, &them, bucket(pos.board())) * self.scale as f32
     }
 
     /// The network in the engine's integers.
@@ -689,14 +685,7 @@ rnbkqbnr/m1m1m1m1/1m1m1m1m/8/8/M1M1M1M1/1M1M1M1M/RNBQKBNR w KQkq 0 1;0;0.5
             // deviations (a uniform error's is 1 / (QB · √12)) of that
             // sum, weighted by the activations. At 256 a side it is the
             // larger part on a full board.
-            let (us, them) = (
-                active(pos.board(), pos.turn()),
-                active(pos.board(), !pos.turn()),
-            );
-            let (us, them): (Vec<u16>, Vec<u16>) = (
-                us.iter().map(|&x| x as u16).collect(),
-                them.iter().map(|&x| x as u16).collect(),
-            );
+            let (us, them) = side_features(&pos);
             let (a, b, _) = model.forward(&us, &them, model.set(bucket(pos.board())));
             let squares: f32 = (a.iter().chain(&b))
                 .map(|&x| activate(activation, x).0.powi(2))
