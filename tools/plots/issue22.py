@@ -44,6 +44,7 @@ CURVES = [
     ("gen5+6+7 data: 256, weight decay 0.3", "nnue-gen7-h256-wd30-train.txt"),
     ("gen5+6+7 data: 128, weight decay 0.1", "nnue-gen7-wd10-train.txt"),
     ("gen5+6+7 data: 128, weight decay 0.3", "nnue-gen7-wd30-train.txt"),
+    ("gen5-8 data: 256, weight decay 0.3 (gen8)", "nnue-gen8-h256-wd30-train.txt"),
 ]
 
 # Runs stopped after fewer games say nothing and would stretch the axis.
@@ -79,10 +80,13 @@ STEPS = [
     ("movetime whole\n100 ms, gen6", ["movetime-whole-100ms-gen6.txt"], None),
     ("256 net, decay\n0.3, 20k nodes", ["gen7-h256-wd30-vs-gen6-20k.txt"], True),
     ("256 net, decay\n0.3, 100 ms", ["gen7-h256-wd30-vs-gen6-100ms.txt"], True),
+    ("gen8 net (10 M)\n20k nodes", ["gen8-h256-wd30-vs-gen7-20k.txt"], True),
+    ("gen8 net (10 M)\n100 ms", ["gen8-h256-wd30-vs-gen7-100ms.txt"], True),
     # Not a step: the whole engine against the issue's start (item 4).
     ("main (bf0b7d4)\nvs start, 100 ms", ["now-vs-3d68c3f-100ms.txt"], "start"),
     ("main (gen6)\nvs start, 100 ms", ["now-vs-3d68c3f-100ms-gen6.txt"], "start"),
     ("main (256 net,\nhistories kept)\nvs start, 100 ms", ["now-vs-3d68c3f-100ms-g7.txt"], "start"),
+    ("main (gen8)\nvs start, 100 ms", ["now-vs-3d68c3f-100ms-g8.txt"], "start"),
 ]
 
 
@@ -134,13 +138,13 @@ def main():
     for i, (label, name) in enumerate(CURVES):
         path = RESULTS / name
         if path.exists() and (rows := epochs(path)):
-            latest = label.startswith("gen5+6+7")
+            latest = label.startswith(("gen5+6+7", "gen5-8"))
             left.plot([r[0] for r in rows], [r[2] for r in rows], "o-" if latest else ".--",
                       markersize=4 if latest else 3, linewidth=2 if latest else 1,
-                      color=colours[i % len(colours)], label=label)
-    left.set_ylim(0.00140, 0.00215)
+                      color="black" if label.startswith("gen5-8") else colours[i % len(colours)], label=label)
+    left.set_ylim(0.00130, 0.00215)
     left.set_title("held-out loss by epoch: gen4 data (1.19 M positions), gen5 (2.36 M), gen5+6 (5.01 M), "
-                   "gen5+6+7 (6.70 M, solid)")
+                   "gen5+6+7 (6.70 M) solid, gen5-8 (10.2 M, its held-out games include gen8's) black")
     left.set_xlabel("epoch")
     left.set_ylabel("mean squared error of the expected score")
     left.legend(fontsize=8, ncol=3, loc="upper right")
