@@ -65,6 +65,10 @@ pub(super) struct Budget {
     /// The time aimed for; only the main thread decides to stop by it,
     /// and never in an `infinite` search.
     soft: Option<Duration>,
+    /// A `movetime` search: its time is given to this move alone, so a
+    /// new depth starts whenever there is time left, and a depth cut short
+    /// still answers if its first move beat the last depth's.
+    fixed: bool,
     /// Never search past this (none in an `infinite` search).
     deadline: Option<Instant>,
     node_limit: Option<u64>,
@@ -83,6 +87,7 @@ impl Budget {
                 hard.map(|h| start + h)
             },
             node_limit: limits.nodes,
+            fixed: limits.movetime.is_some(),
         }
     }
 
@@ -106,7 +111,7 @@ impl Budget {
     /// `root_moves` moves at the root, should start no deeper search.
     pub fn enough(&self, depth: i32, root_moves: usize) -> bool {
         let Some(soft) = self.soft else { return false };
-        self.start.elapsed() > soft * NEW_DEPTH_TENTHS / 10
+        (!self.fixed && self.start.elapsed() > soft * NEW_DEPTH_TENTHS / 10)
             || (root_moves == 1 && depth >= SINGLE_MOVE_DEPTH)
     }
 }
@@ -129,6 +134,34 @@ mod tests {
             "{soft:?} {hard:?}"
         );
         assert!(soft >= Duration::from_millis(50));
+    }
+
+    #[test]
+    fn a_movetime_search_starts_new_depths_until_its_time_is_gone() {
+        // 70 ms of 100 gone: past the 60% after which a clock search
+        // starts no new depth, but a movetime search goes on.
+        let Some(start) = Instant::now().checked_sub(Duration::from_millis(70)) else {
+            return; // a clock younger than 70 ms: nothing to check
+        };
+        let movetime = Limits {
+            movetime: Some(Duration::from_millis(100)),
+            ..Limits::default()
+        };
+        let b = Budget::new(&movetime, Color::White, start);
+        assert!(!b.enough(5, 20));
+        // A single legal move is still played at once (depth 4).
+        assert!(b.enough(4, 1));
+        // A clock search whose time aimed for is 100 ms stops there.
+        let clock = Limits {
+            wtime: Some(Duration::from_millis(3030)),
+            movestogo: Some(30),
+            ..Limits::default()
+        };
+        assert_eq!(
+            allocate(&clock, Color::White).0,
+            Some(Duration::from_millis(100))
+        );
+        assert!(Budget::new(&clock, Color::White, start).enough(5, 20));
     }
 
     #[test]
