@@ -2,7 +2,9 @@
 //! is, and the tests of when a pruning is safe in this game. Changing any
 //! of them changes the bench signature.
 
-use legion_rules::{Position, Role};
+use legion_rules::{Move, Position, Role};
+
+use crate::eval;
 
 /// Reverse futility works this close to the horizon, where a margin can
 /// still stand for what the remaining plies could lose.
@@ -83,6 +85,22 @@ pub fn has_chess_pieces(pos: &Position) -> bool {
     .any()
 }
 
+/// Whether the chess capture `m` likely loses material: its piece is worth
+/// more than its victim and the prisoner the victim holds (1.5, 4.1), and
+/// the opponent attacks the square it lands on (a chess piece could take
+/// it back, a man or Tama jump it, 4.1). The King is never counted: it may
+/// not move onto an attacked square (3.3).
+pub fn loses_material(pos: &Position, m: Move) -> bool {
+    let board = pos.board();
+    if m.role() == Role::King {
+        return false;
+    }
+    let gain = board.role_at(m.to()).map_or(0, eval::piece_value)
+        + board.prisoner_at(m.to()).map_or(0, eval::piece_value);
+    eval::piece_value(m.role()) > gain
+        && board.is_attacked(m.to(), !pos.turn(), board.occupied().without(m.from()))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -101,5 +119,37 @@ mod tests {
         let knight: Position = "3k4/m7/8/8/8/8/1M6/4K1N1 w - 0 1".parse().unwrap();
         assert!(!has_chess_pieces(&legion));
         assert!(has_chess_pieces(&knight));
+    }
+    /// `lfen` and its legal move from `from` to `to`.
+    fn capture(lfen: &str, from: &str, to: &str) -> (Position, Move) {
+        let pos: Position = lfen.parse().unwrap();
+        let m = pos
+            .legal_moves()
+            .iter()
+            .copied()
+            .find(|m| m.from().to_string() == from && m.to().to_string() == to)
+            .unwrap();
+        (pos, m)
+    }
+
+    #[test]
+    fn a_capture_loses_material_when_a_dearer_piece_lands_on_an_attacked_square() {
+        // Queen (880) takes a man (100) that a Knight on d7 defends.
+        let (pos, m) = capture("7k/3n4/8/4m3/8/8/8/K3Q3 w - 0 1", "e1", "e5");
+        assert!(loses_material(&pos, m));
+        // The same man defended by a man on d6: the construct formed on
+        // e5 can be jumped to the empty f4 (4.1, Liberation).
+        let (pos, m) = capture("7k/8/3m4/4m3/8/8/8/K3Q3 w - 0 1", "e1", "e5");
+        assert!(loses_material(&pos, m));
+        // f4 occupied: no jump lands, nothing else attacks e5.
+        let (pos, m) = capture("7k/8/3m4/4m3/5N2/8/8/K3Q3 w - 0 1", "e1", "e5");
+        assert!(!loses_material(&pos, m));
+        // A Knight (300) takes a defended Rook (460): it wins at once.
+        let (pos, m) = capture("7k/3n4/8/4r3/8/3N4/8/K7 w - 0 1", "d3", "e5");
+        assert!(!loses_material(&pos, m));
+        // The Queen absorbs a Knight holding a White man (300 + 100 < 880)
+        // that the Knight on d7 defends.
+        let (pos, m) = capture("7k/3n4/8/4[nM]3/8/8/8/K3Q3 w - 0 1", "e1", "e5");
+        assert!(loses_material(&pos, m));
     }
 }

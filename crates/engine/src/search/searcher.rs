@@ -616,8 +616,16 @@ impl<'a> Searcher<'a> {
         let mut scores = Scores::new();
         self.ordering
             .scores_into(pos, &moves, None, ply, &mut scores);
+        let stand_pat = !in_check && !forced;
         for i in 0..moves.len() {
             let (m, _) = pick(&mut moves, &mut scores, i);
+            // A losing chess capture (a piece worth more than what it
+            // takes, onto a square the opponent attacks) is not searched
+            // where standing pat is allowed: the score stays a true lower
+            // bound, and quiescence stops chasing exchanges it loses.
+            if stand_pat && m.kind() == MoveKind::Chess && loses_material(pos, m) {
+                continue;
+            }
             let child = pos.after(m);
             self.path.push(pos.hash());
             let s = -self.quiesce(&child, -beta, -alpha, ply + 1, qdepth + 1);
