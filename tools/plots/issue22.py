@@ -92,6 +92,7 @@ STEPS = [
     ("main (gen6)\nvs start, 100 ms", ["now-vs-3d68c3f-100ms-gen6.txt"], "start"),
     ("main (256 net,\nhistories kept)\nvs start, 100 ms", ["now-vs-3d68c3f-100ms-g7.txt"], "start"),
     ("main (gen8)\nvs start, 100 ms", ["now-vs-3d68c3f-100ms-g8.txt"], "start"),
+    ("main (gen8, movetime,\nlosing captures)\nvs start, 100 ms", ["now-vs-3d68c3f-100ms-g8bc.txt"], "start"),
 ]
 
 
