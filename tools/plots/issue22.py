@@ -136,7 +136,7 @@ def elo(w, d, l):
 
 def main():
     # Two rows: the steps need the whole width for their labels.
-    fig, (left, right) = plt.subplots(2, 1, figsize=(16, 12), gridspec_kw={"height_ratios": [1, 1.1]})
+    fig, (left, right) = plt.subplots(2, 1, figsize=(22, 12), gridspec_kw={"height_ratios": [1, 1.1]})
     # Held-out loss only (the training loss is in the files): with fifteen
     # nets, both lines of each hid one another. A colour map of twenty
     # keeps the nets apart; the gen5+6+7 nets are drawn thicker.
@@ -177,6 +177,9 @@ def main():
         right.errorbar([x], [y], yerr=[err], fmt="o", capsize=5, color=c)
         right.annotate(f"{y:+.0f}", (x, y), xytext=(6, 4), textcoords="offset points", fontsize=8)
     right.axhline(0, color="grey", linewidth=0.8)
+    # Item 4's bar: the whole engine +150 against the start.
+    right.axhline(150, color="black", linewidth=0.8, linestyle="--")
+    right.text(0, 153, "issue 22's bar: +150 against the start", fontsize=8)
     right.set_xticks(xs, names, fontsize=7, rotation=45, ha="right", rotation_mode="anchor")
     right.set_title("each step against the engine before it (green kept, red not, purple undecided or awaiting 100 ms;\n"
                     "black: the whole engine against the issue's start, 3d68c3f; runs of 50 games or more)", fontsize=9)
