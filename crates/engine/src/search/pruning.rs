@@ -120,6 +120,7 @@ mod tests {
         assert!(!has_chess_pieces(&legion));
         assert!(has_chess_pieces(&knight));
     }
+
     /// `lfen` and its legal move from `from` to `to`.
     fn capture(lfen: &str, from: &str, to: &str) -> (Position, Move) {
         let pos: Position = lfen.parse().unwrap();
