@@ -8,7 +8,7 @@
 use legion_rules::attacks::{
     bishop_attacks, king_attacks, knight_attacks, opposite, rook_attacks, shift_diagonal,
 };
-use legion_rules::{Bitboard, Board, Color, Position, Role};
+use legion_rules::{Bitboard, Board, Color, Position, Role, Square};
 
 macro_rules! features {
     ($($name:ident = $doc:literal,)*) => {
@@ -456,6 +456,12 @@ pub fn piece_value(role: Role) -> i32 {
         Role::Queen => 880,
         Role::King => 2000,
     }
+}
+
+/// What a chess capture onto `sq` takes at most: the piece there and the
+/// prisoner it holds if it is a construct (1.5, 4.1).
+pub fn victim_value(board: &Board, sq: Square) -> i32 {
+    board.role_at(sq).map_or(0, piece_value) + board.prisoner_at(sq).map_or(0, piece_value)
 }
 
 #[cfg(test)]

@@ -134,9 +134,7 @@ impl Orderer {
                     CAPTURE + v + JUMP_CROWNS * m.crowns() as i32
                 }
                 MoveKind::Chess if m.is_capture() => {
-                    let victim = board.role_at(m.to()).map_or(0, eval::piece_value)
-                        + board.prisoner_at(m.to()).map_or(0, eval::piece_value);
-                    CAPTURE + VICTIM_FACTOR * victim
+                    CAPTURE + VICTIM_FACTOR * eval::victim_value(board, m.to())
                         - eval::piece_value(m.role()) / ATTACKER_DIVISOR
                 }
                 _ if m.crowns() => CROWNING,

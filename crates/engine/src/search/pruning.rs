@@ -95,9 +95,7 @@ pub fn loses_material(pos: &Position, m: Move) -> bool {
     if m.role() == Role::King {
         return false;
     }
-    let gain = board.role_at(m.to()).map_or(0, eval::piece_value)
-        + board.prisoner_at(m.to()).map_or(0, eval::piece_value);
-    eval::piece_value(m.role()) > gain
+    eval::piece_value(m.role()) > eval::victim_value(board, m.to())
         && board.is_attacked(m.to(), !pos.turn(), board.occupied().without(m.from()))
 }
 
