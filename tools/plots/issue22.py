@@ -87,6 +87,9 @@ STEPS = [
     ("LMR by history\n20k", ["sprt-lmr-history-20k.txt"], None),
     ("razoring\n20k", ["sprt-razoring-20k.txt"], None),
     ("delta pruning on\nlosing captures, 20k", ["sprt-delta-pruning-on-bad-captures-20k.txt"], None),
+    ("movetime whole +\nlosing captures,\n100 ms", ["now-vs-5f75b3b-100ms.txt"], None),
+    ("singular ext.\n20k", ["sprt-singular-extensions-20k.txt"], False),
+    ("qsearch table +\nprefetch, 100 ms", ["qsearch-table-prefetch-100ms.txt"], False),
     # Not a step: the whole engine against the start (item 4).
     ("main (bf0b7d4)\nvs start, 100 ms", ["now-vs-3d68c3f-100ms.txt"], "start"),
     ("main (gen6)\nvs start, 100 ms", ["now-vs-3d68c3f-100ms-gen6.txt"], "start"),
