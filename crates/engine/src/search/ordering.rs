@@ -125,12 +125,9 @@ impl Orderer {
             }
             match m.kind() {
                 MoveKind::Jump => {
-                    let mut v = 0;
-                    for sq in m.captured() {
-                        v += board.role_at(sq).map_or(0, eval::piece_value);
-                        // Liberation returns the prisoner to us.
-                        v += board.prisoner_at(sq).map_or(0, eval::piece_value);
-                    }
+                    // Each jumped piece with its prisoner, which the
+                    // liberation returns to us.
+                    let v: i32 = m.captured().map(|sq| eval::victim_value(board, sq)).sum();
                     CAPTURE + v + JUMP_CROWNS * m.crowns() as i32
                 }
                 MoveKind::Chess if m.is_capture() => {
