@@ -7,13 +7,13 @@ use std::io::{BufReader, BufWriter};
 use std::path::PathBuf;
 
 use clap::{Args, Subcommand, ValueEnum};
-use indicatif::{ProgressBar, ProgressStyle};
 use legion_engine::Options;
 use legion_lab::datagen::{self, DrawAdjudication, Format, Plan};
 use legion_lab::{datafile, openings};
 use legion_rules::{Position, Rules};
 
 use crate::Failure;
+use crate::progress::Progress;
 
 #[derive(Clone, Copy, PartialEq, Eq, ValueEnum)]
 pub enum FormatArg {
@@ -189,17 +189,17 @@ pub fn run(a: DatagenArgs) -> Result<(), Failure> {
         StartArg::Initial => vec![Position::initial()],
         StartArg::Book => openings::committed(Rules::DEFAULT)?,
     };
-    let bar = ProgressBar::new(a.games as u64);
-    bar.set_style(
-        ProgressStyle::with_template("[{bar:30}] {pos}/{len} games, {elapsed} spent, {eta} left")
-            .map_err(|e| Failure(e.to_string()))?
-            .progress_chars("=> "),
-    );
+    let bar = Progress::new(
+        a.games as u64,
+        "[{bar:30}] {pos}/{len} games, {elapsed} spent, {eta} left",
+        "games",
+    )?;
     let summary = datagen::generate(&plan, &openings, &out, &mut |done, _| {
         bar.set_position(done as u64);
     });
     bar.finish_and_clear();
     let s = summary?;
+    bar.log_end();
     println!(
         "{} games were already in {} ({}); played {} more ({} drawn by adjudication), {} positions written",
         s.resumed,

@@ -8,11 +8,11 @@ use std::path::PathBuf;
 use std::time::Instant;
 
 use clap::{Args, Subcommand};
-use indicatif::{ProgressBar, ProgressStyle};
 use legion_lab::endgames::{MAX_INDEX, Material, Solver, Summary, Value};
 use legion_rules::Position;
 
 use crate::Failure;
+use crate::progress::Progress;
 
 #[derive(Args)]
 #[command(args_conflicts_with_subcommands = true, subcommand_negates_reqs = true)]
@@ -78,14 +78,11 @@ pub fn run(a: EndgameArgs) -> Result<(), Failure> {
         (None, Some(text)) => text.parse()?,
         (None, None) => return Err(Failure("give --material or --fen".into())),
     };
-    let bar = ProgressBar::new(0);
-    bar.set_style(
-        ProgressStyle::with_template(
-            "{msg:>14} [{bar:30}] {pos}/{len} placements, {elapsed} spent, {eta} left",
-        )
-        .map_err(|e| Failure(e.to_string()))?
-        .progress_chars("=> "),
-    );
+    let bar = Progress::new(
+        0,
+        "{msg:>14} [{bar:30}] {pos}/{len} placements, {elapsed} spent, {eta} left",
+        "placements",
+    )?;
     let start = Instant::now();
     let mut current = String::new();
     let mut solver = Solver::with_progress(|p| {
@@ -101,6 +98,7 @@ pub fn run(a: EndgameArgs) -> Result<(), Failure> {
     let result = solver.solve(&material).cloned();
     bar.finish_and_clear();
     let main = result?;
+    bar.log_end();
     println!(
         "ending {} (default rules; repetition and the 50-move rule ignored while solving)",
         main.material

@@ -9,6 +9,7 @@ mod engine_cmds;
 mod match_cmd;
 mod migrate_cmd;
 mod play_cmd;
+mod progress;
 mod puzzles_cmd;
 mod rules_cmds;
 mod serve_cmd;

@@ -2,9 +2,9 @@
 //! games to another database and checks the copy (docs/HOSTING.md).
 
 use clap::Args;
-use indicatif::{ProgressBar, ProgressStyle};
 
 use crate::Failure;
+use crate::progress::Progress;
 
 #[derive(Args)]
 pub struct MigrateArgs {
@@ -47,12 +47,11 @@ pub fn run(a: MigrateArgs) -> Result<(), Failure> {
             eprintln!("--games-only: left behind in '{}': {list}", a.from);
         }
         let to = legion_server::store::Store::open(&a.to).await?;
-        let bar = ProgressBar::new(0);
-        bar.set_style(
-            ProgressStyle::with_template("{msg:>5} [{bar:30}] {pos}/{len} games, {eta} left")
-                .map_err(|e| Failure(e.to_string()))?
-                .progress_chars("=> "),
-        );
+        let bar = Progress::new(
+            0,
+            "{msg:>5} [{bar:30}] {pos}/{len} games, {eta} left",
+            "games",
+        )?;
         let r = legion_server::store::migrate::copy(&from, &to, |phase, done, total| {
             bar.set_message(phase.to_string());
             bar.set_length(total);
@@ -60,7 +59,9 @@ pub fn run(a: MigrateArgs) -> Result<(), Failure> {
         })
         .await;
         bar.finish_and_clear();
-        r.map_err(|e| Failure(e.to_string()))
+        let report = r.map_err(|e| Failure(e.to_string()))?;
+        bar.log_end();
+        Ok(report)
     })?;
     println!(
         "{} games ({} moves, {} analyses): {} copied, {} already there; every game checked",

@@ -6,11 +6,11 @@
 use std::path::PathBuf;
 
 use clap::{Args, Subcommand};
-use indicatif::{ProgressBar, ProgressStyle};
 use legion_lab::puzzles::{self, Games, Settings, file};
 use legion_rules::Record;
 
 use crate::Failure;
+use crate::progress::Progress;
 
 #[derive(Args)]
 pub struct PuzzlesArgs {
@@ -133,14 +133,11 @@ fn generate(a: GenerateArgs) -> Result<(), Failure> {
         trace: a.trace,
         ..Settings::default()
     };
-    let bar = ProgressBar::new(0);
-    bar.set_style(
-        ProgressStyle::with_template(
-            "[{bar:30}] {pos}/{len} games, {msg}, {elapsed} spent, {eta} left",
-        )
-        .map_err(|e| Failure(e.to_string()))?
-        .progress_chars("=> "),
-    );
+    let bar = Progress::new(
+        0,
+        "[{bar:30}] {pos}/{len} games, {msg}, {elapsed} spent, {eta} left",
+        "games",
+    )?;
     let summary = puzzles::generate(
         &games,
         &settings,
@@ -154,6 +151,7 @@ fn generate(a: GenerateArgs) -> Result<(), Failure> {
     );
     bar.finish_and_clear();
     let s = summary?;
+    bar.log_end();
     println!(
         "{} games were already in {}; mined {} more and found {} puzzles",
         s.resumed,

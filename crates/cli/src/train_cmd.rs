@@ -7,10 +7,10 @@ use std::io::BufReader;
 use std::path::PathBuf;
 
 use clap::Args;
-use indicatif::{ProgressBar, ProgressStyle};
 use legion_lab::train::{self, Settings};
 
 use crate::Failure;
+use crate::progress::Progress;
 
 #[derive(Args)]
 pub struct TrainArgs {
@@ -153,24 +153,24 @@ pub fn run(a: TrainArgs) -> Result<(), Failure> {
         weight_decay: a.weight_decay,
     };
     let batches = train_set.len().div_ceil(a.batch.max(1)) * a.epochs;
-    let bar = ProgressBar::new(batches as u64);
-    bar.set_style(
-        ProgressStyle::with_template(
-            "[{bar:30}] {pos}/{len} steps, {elapsed} spent, {eta} left {msg}",
-        )
-        .map_err(|e| Failure(e.to_string()))?
-        .progress_chars("=> "),
-    );
+    let bar = Progress::new(
+        batches as u64,
+        "[{bar:30}] {pos}/{len} steps, {elapsed} spent, {eta} left {msg}",
+        "steps",
+    )?;
     let model = train::train(&train_set, &held, &settings, &mut || bar.inc(1), &mut |e| {
         let line = format!(
             "epoch {:>3}: training loss {:.6}, held-out loss {:.6}, rate {:.6}",
             e.epoch, e.train_loss, e.held_out_loss, e.learning_rate
         );
+        // Each epoch as it ends, so that a run in the background shows
+        // its curve while it trains.
         bar.println(&line);
         text.push_str(&line);
         text.push('\n');
     });
     bar.finish_and_clear();
+    bar.log_end();
     let description = format!(
         "legion train --epochs {} --batch {} --lr {} --lambda {} --seed {} --buckets {} --scale {} --activation {}{}{} on {} positions ({}); last held-out loss {}",
         a.epochs,
@@ -205,6 +205,6 @@ pub fn run(a: TrainArgs) -> Result<(), Failure> {
     );
     std::fs::write(&a.out, train::net_file(&model, description))
         .map_err(|e| Failure(format!("{}: {e}", a.out.display())))?;
-    println!("{text}wrote {}", a.out.display());
+    println!("wrote {}", a.out.display());
     Ok(())
 }

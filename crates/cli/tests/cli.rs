@@ -202,6 +202,9 @@ fn datagen_then_train_then_play_with_the_net() {
         "{}",
         stdout(&o)
     );
+    // Its stderr is no terminal, so the bar becomes a log line (at the
+    // end, and once a minute on longer runs).
+    assert!(stderr(&o).contains("3/3 games, "), "{}", stderr(&o));
     let text = std::fs::read_to_string(&data).unwrap();
     assert_eq!(text.lines().filter(|l| l.starts_with("# game ")).count(), 3);
     // Run again: nothing left to do.
@@ -329,6 +332,8 @@ fn datagen_then_train_then_play_with_the_net() {
         "{}",
         stdout(&o)
     );
+    // Two epochs of 64-position steps, logged as one last line.
+    assert!(stderr(&o).contains(" steps, "), "{}", stderr(&o));
     // A decayed net says so in its description; a decay beyond 1 is refused.
     let decayed = dir.join("decayed.nnue");
     let dn = decayed.to_str().unwrap();
