@@ -45,7 +45,16 @@ CURVES = [
     ("gen5+6+7 data: 128, weight decay 0.1", "nnue-gen7-wd10-train.txt"),
     ("gen5+6+7 data: 128, weight decay 0.3", "nnue-gen7-wd30-train.txt"),
     ("gen5-8 data: 256, weight decay 0.3 (gen8)", "nnue-gen8-h256-wd30-train.txt"),
+    ("gen9 data: 256, weight decay 0.3", "nnue-gen9-h256-wd30-train.txt"),
+    ("gen9 data: 512, weight decay 0.3", "nnue-gen9-h512-wd30-train.txt"),
 ]
+
+# The latest nets, in colours of their own.
+OWN_COLOURS = {
+    "gen5-8 data: 256, weight decay 0.3 (gen8)": "black",
+    "gen9 data: 256, weight decay 0.3": "dimgrey",
+    "gen9 data: 512, weight decay 0.3": "darkred",
+}
 
 # Runs stopped after fewer games say nothing and would stretch the axis.
 MIN_GAMES = 50
@@ -90,6 +99,8 @@ STEPS = [
     ("movetime whole +\nlosing captures,\n100 ms", ["now-vs-5f75b3b-100ms.txt"], None),
     ("singular ext.\n20k", ["sprt-singular-extensions-20k.txt"], False),
     ("qsearch table +\nprefetch, 100 ms", ["qsearch-table-prefetch-100ms.txt"], False),
+    ("gen9 256 net\nvs gen8, 20k", ["sprt-gen9-h256-vs-gen8-20k.txt"], None),
+    ("gen9 512 net\nvs gen8, 20k", ["sprt-gen9-h512-vs-gen8-20k.txt"], None),
     # Not a step: the whole engine against the issue's start (item 4).
     ("main (bf0b7d4)\nvs start, 100 ms", ["now-vs-3d68c3f-100ms.txt"], "start"),
     ("main (gen6)\nvs start, 100 ms", ["now-vs-3d68c3f-100ms-gen6.txt"], "start"),
@@ -147,13 +158,14 @@ def main():
     for i, (label, name) in enumerate(CURVES):
         path = RESULTS / name
         if path.exists() and (rows := epochs(path)):
-            latest = label.startswith(("gen5+6+7", "gen5-8"))
+            latest = label.startswith(("gen5+6+7", "gen5-8", "gen9"))
             left.plot([r[0] for r in rows], [r[2] for r in rows], "o-" if latest else ".--",
                       markersize=4 if latest else 3, linewidth=2 if latest else 1,
-                      color="black" if label.startswith("gen5-8") else colours[i % len(colours)], label=label)
-    left.set_ylim(0.00130, 0.00215)
+                      color=OWN_COLOURS.get(label, colours[i % len(colours)]), label=label)
+    left.set_ylim(0.00105, 0.00215)
     left.set_title("held-out loss by epoch: gen4 data (1.19 M positions), gen5 (2.36 M), gen5+6 (5.01 M), "
-                   "gen5+6+7 (6.70 M) solid, gen5-8 (10.2 M, its held-out games include gen8's) black")
+                   "gen5+6+7 (6.70 M) solid, gen5-8 (10.2 M, its held-out games include gen8's) black,\n"
+                   "gen9 (6.06 M, its own held-out games: lower losses, not comparable with the others) grey (256) and dark red (512)")
     left.set_xlabel("epoch")
     left.set_ylabel("mean squared error of the expected score")
     left.legend(fontsize=8, ncol=3, loc="upper right")
