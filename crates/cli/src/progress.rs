@@ -99,7 +99,7 @@ impl Progress {
     }
 }
 
-/// `"[msg ]pos/len unit, elapsed spent[, eta left]"`, the bar's words.
+/// `"pos/len unit[, msg], elapsed spent[, eta left]"`, the bar's words.
 fn log_line(
     msg: &str,
     pos: u64,
@@ -108,16 +108,15 @@ fn log_line(
     elapsed: Duration,
     eta: Option<Duration>,
 ) -> String {
-    let mut s = String::new();
-    if !msg.is_empty() {
-        s.push_str(msg);
-        s.push(' ');
-    }
-    s.push_str(&pos.to_string());
+    let mut s = pos.to_string();
     if let Some(len) = len {
         s.push_str(&format!("/{len}"));
     }
-    s.push_str(&format!(" {unit}, {} spent", HumanDuration(elapsed)));
+    s.push_str(&format!(" {unit}, "));
+    if !msg.is_empty() {
+        s.push_str(&format!("{msg}, "));
+    }
+    s.push_str(&format!("{} spent", HumanDuration(elapsed)));
     if let Some(eta) = eta {
         s.push_str(&format!(", {} left", HumanDuration(eta)));
     }
@@ -150,7 +149,7 @@ mod tests {
                 Duration::from_secs(3),
                 None
             ),
-            "K+Q v K 7 placements, 3 seconds spent"
+            "7 placements, K+Q v K, 3 seconds spent"
         );
     }
 }

@@ -170,7 +170,6 @@ pub fn run(a: TrainArgs) -> Result<(), Failure> {
         text.push('\n');
     });
     bar.finish_and_clear();
-    bar.log_end();
     let description = format!(
         "legion train --epochs {} --batch {} --lr {} --lambda {} --seed {} --buckets {} --scale {} --activation {}{}{} on {} positions ({}); last held-out loss {}",
         a.epochs,
@@ -205,6 +204,7 @@ pub fn run(a: TrainArgs) -> Result<(), Failure> {
     );
     std::fs::write(&a.out, train::net_file(&model, description))
         .map_err(|e| Failure(format!("{}: {e}", a.out.display())))?;
+    bar.log_end();
     println!("wrote {}", a.out.display());
     Ok(())
 }
