@@ -47,6 +47,9 @@ CURVES = [
     ("gen5-8 data: 256, weight decay 0.3 (gen8)", "nnue-gen8-h256-wd30-train.txt"),
     ("gen9 data: 256, weight decay 0.3", "nnue-gen9-h256-wd30-train.txt"),
     ("gen9 data: 512, weight decay 0.3", "nnue-gen9-h512-wd30-train.txt"),
+    ("gen9 data: 512, weight decay 0.6", "nnue-gen9-h512-wd60-train.txt"),
+    ("gen9 10 M: 256, weight decay 0.3", "nnue-gen9b-h256-wd30-train.txt"),
+    ("gen9 10 M: 512, weight decay 0.6", "nnue-gen9b-h512-wd60-train.txt"),
 ]
 
 # The latest nets, in colours of their own.
@@ -54,6 +57,9 @@ OWN_COLOURS = {
     "gen5-8 data: 256, weight decay 0.3 (gen8)": "black",
     "gen9 data: 256, weight decay 0.3": "dimgrey",
     "gen9 data: 512, weight decay 0.3": "darkred",
+    "gen9 data: 512, weight decay 0.6": "red",
+    "gen9 10 M: 256, weight decay 0.3": "navy",
+    "gen9 10 M: 512, weight decay 0.6": "darkorange",
 }
 
 # Runs stopped after fewer games say nothing and would stretch the axis.
