@@ -107,6 +107,8 @@ STEPS = [
     ("qsearch table +\nprefetch, 100 ms", ["qsearch-table-prefetch-100ms.txt"], False),
     ("gen9 256 net\nvs gen8, 20k", ["sprt-gen9-h256-vs-gen8-20k.txt"], None),
     ("gen9 512 net\nvs gen8, 20k", ["sprt-gen9-h512-vs-gen8-20k.txt"], None),
+    ("gen9 10 M 256 net\nvs gen8, 20k", ["sprt-gen9b-h256-vs-gen8-20k.txt"], None),
+    ("gen9 10 M 512 net\nvs gen8, 20k", ["sprt-gen9b-h512-vs-gen8-20k.txt"], None),
     # Not a step: the whole engine against the issue's start (item 4).
     ("main (bf0b7d4)\nvs start, 100 ms", ["now-vs-3d68c3f-100ms.txt"], "start"),
     ("main (gen6)\nvs start, 100 ms", ["now-vs-3d68c3f-100ms-gen6.txt"], "start"),
@@ -171,7 +173,8 @@ def main():
     left.set_ylim(0.00105, 0.00215)
     left.set_title("held-out loss by epoch: gen4 data (1.19 M positions), gen5 (2.36 M), gen5+6 (5.01 M), "
                    "gen5+6+7 (6.70 M) solid, gen5-8 (10.2 M, its held-out games include gen8's) black,\n"
-                   "gen9 (6.06 M, its own held-out games: lower losses, not comparable with the others) grey (256) and dark red (512)")
+                   "gen9 (6.06 M, its own held-out games: lower losses, not comparable with the others) grey (256), dark red and red (512, decay 0.3 and 0.6);\n"
+                   "gen9 at 10.02 M (held-out games a superset of the 6.06 M ones) navy (256) and orange (512)")
     left.set_xlabel("epoch")
     left.set_ylabel("mean squared error of the expected score")
     left.legend(fontsize=8, ncol=3, loc="upper right")
